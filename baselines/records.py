@@ -1,0 +1,46 @@
+"""Record types shared by loaders, methods and the evaluator."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What the evaluator needs to score one item: the accepted answers and the valid labels."""
+
+    id: str
+    gold: tuple[str, ...]  # accepted answer labels (several for multi-label items)
+    labels: tuple[str, ...]  # every answer label that is valid for this item
+    group: str = ""  # CaselawQA task; RR document
+    unit: str = ""  # resampling unit of the bootstrap (RR: the document); empty = the item
+
+
+@dataclass
+class ChoiceItem:
+    """A multiple-choice item: SCALR question or CaselawQA (task, opinion) example."""
+
+    id: str
+    question: str
+    choices: list[str]
+    labels: list[str]  # answer label of each choice ("0".."4", "A".., "001"..)
+    answer: list[int] = field(default_factory=list)  # gold choice indexes; empty = unlabelled
+    group: str = ""  # CaselawQA task name
+    context: str = ""  # text the question is about (CaselawQA opinion)
+    split: str = ""
+    meta: dict = field(default_factory=dict)
+
+    def reference(self) -> Reference:
+        return Reference(
+            id=self.id,
+            gold=tuple(self.labels[i] for i in self.answer),
+            labels=tuple(self.labels),
+            group=self.group,
+        )
+
+
+def letter_labels(n: int) -> list[str]:
+    """Answer labels as the Lawma paper defines them: letters up to 26 choices, else zero-padded numbers."""
+    if n <= 26:
+        return [chr(ord("A") + i) for i in range(n)]
+    width = len(str(n))
+    return [str(i + 1).zfill(width) for i in range(n)]
