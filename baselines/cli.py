@@ -125,17 +125,43 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   fmt: str = typer.Option("auto", "--format", help="auto | jsonl | lm-eval"),
                   split: Optional[str] = typer.Option(None, "--split", help="Reference split (default: the task's)."),
                   test_file: Optional[Path] = typer.Option(None, "--test-file", help="References from this file."),
-                  tasks: Optional[str] = Tasks, missing: str = Missing, models_dir: Optional[Path] = ModelsDir):
+                  tasks: Optional[str] = Tasks, missing: str = Missing, models_dir: Optional[Path] = ModelsDir,
+                  id_field: Optional[str] = typer.Option(None, "--id-field", help="lm-eval: doc field holding the item id (default: id, index or idx; doc_id = the harness's position)."),
+                  lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several.")):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from . import run
 
     result, folder = guarded(run.score_file, task, predictions, data_dir, split=split, name=name, fmt=fmt,
                              missing=missing, models_dir=models_dir, test_file=test_file,
-                             load_options=_load_options(tasks))
+                             load_options=_load_options(tasks),
+                             lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter})
     from .report import print_result
 
     print_result(result)
     typer.echo(f"wrote {folder}/{result.split}.results.json")
+
+
+@app.command("compare")
+def compare_command(task: str = typer.Argument(..., help="Task name."),
+                    against: Optional[str] = typer.Option(None, "--against", help="Reference system (default: the best of our methods)."),
+                    split: Optional[str] = typer.Option(None, "--split", help="Split whose results to compare (default: the task's)."),
+                    out: Optional[Path] = typer.Option(None, "--out", help="Also write Markdown, CSV and PNG files into this folder."),
+                    markdown_only: bool = typer.Option(False, "--markdown-only", help="Print Markdown (for the README) instead of terminal tables."),
+                    scatter: Optional[str] = typer.Option(None, "--scatter", help="CaselawQA: system plotted per task against the reference (default: the best other)."),
+                    replicates: int = typer.Option(1000, "--replicates", help="Paired bootstrap replicates."),
+                    seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
+                    models_dir: Optional[Path] = ModelsDir):
+    """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
+    from . import compare, plots
+
+    report = guarded(compare.compare, task, models_dir, split=split, against=against, replicates=replicates, seed=seed)
+    written = guarded(plots.write_report, report, out, scatter) if out else []
+    if markdown_only:
+        typer.echo(plots.to_markdown(report))
+    else:
+        plots.print_report(report)
+    for path in written:
+        typer.echo(f"wrote {path}", err=markdown_only)
 
 
 @data_app.command("download")

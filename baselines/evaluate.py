@@ -44,7 +44,11 @@ class Result:
 
 
 def answer_of(row: dict, reference: Reference, aliases: dict) -> str | None:
-    """The answer label of one predictions row: 'prediction' verbatim, or extracted from 'raw'."""
+    """The answer label of one predictions row: 'prediction' verbatim, a scored 'choice', or extracted from 'raw'."""
+    if "n_choices" in row:  # an lm-evaluation-harness multiple-choice sample
+        from .lm_eval import choice_label
+
+        return choice_label(row, reference)
     if "prediction" in row:
         value = row["prediction"]
         if isinstance(value, int) and not isinstance(value, bool):

@@ -9,8 +9,10 @@ from .io import read_jsonl
 FORMATS = ("auto", "jsonl", "lm-eval")
 
 
-def load_predictions(path: Path, fmt: str = "auto") -> list[dict]:
-    """Rows with 'id' and either 'prediction' or 'raw'; bad rows, mixed kinds and duplicate ids name the line."""
+def load_predictions(path: Path, fmt: str = "auto", **lm_eval_options) -> list[dict]:
+    """Rows with 'id' and either 'prediction' or 'raw'; bad rows, mixed kinds and duplicate ids name the line.
+
+    `lm_eval_options` (id_field, filter_name) apply to lm-evaluation-harness logs only."""
     path = Path(path)
     if fmt not in FORMATS:
         raise DataError(f"unknown predictions format {fmt!r}; valid: {', '.join(FORMATS)}", path)
@@ -20,7 +22,9 @@ def load_predictions(path: Path, fmt: str = "auto") -> list[dict]:
     if fmt == "lm-eval" or (fmt == "auto" and _looks_like_lm_eval(rows[0][1])):
         from .lm_eval import rows_from_lm_eval
 
-        return rows_from_lm_eval(rows, path)
+        return rows_from_lm_eval(rows, path, **lm_eval_options)
+    if any(value is not None for value in lm_eval_options.values()):
+        raise DataError("--id-field / --lm-eval-filter apply to lm-evaluation-harness logs only", path)
     return _validated(rows, path)
 
 

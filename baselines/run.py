@@ -140,15 +140,19 @@ def cross_val_predict(task: Task, method_name: str, records: list, folds: int, s
 
 def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
                name: str | None = None, fmt: str = "auto", missing: str = "error", models_dir=None,
-               test_file: Path | None = None, load_options: dict | None = None) -> tuple[Result, Path]:
+               test_file: Path | None = None, load_options: dict | None = None,
+               lm_eval_options: dict | None = None) -> tuple[Result, Path]:
     """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation."""
     started = time.time()
     task = get_task(task_name)
     split = split or task.eval_split
-    predictions = load_predictions(Path(predictions_path), fmt)
+    predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
     records = load_split(task, data_dir, split, test_file, **(load_options or {}))
     system = name or Path(predictions_path).name.split(".")[0]
     result, samples = score(task, predictions, task.references(records), method=system, split=split, missing=missing)
+    if not any(sample["answer"] is not None for sample in samples):
+        raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
+                             f"{predictions_path} (wrong task, or generations without a stated answer?)")
     result.meta = run_meta(started, config=None, method="external", source=str(predictions_path),
                            data=str(test_file) if test_file else str(data_root(data_dir)))
     folder = models_root(models_dir) / task_name / system

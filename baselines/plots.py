@@ -1,0 +1,282 @@
+"""Presenting a comparison: leaderboard and breakdown tables (terminal, Markdown, CSV) and PNG charts."""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compare import Report, System
+from .errors import BaselinesError, unknown_name
+from .io import atomic_path
+
+UNITS = {True: "items within each CaselawQA task", False: "items"}
+
+
+@dataclass
+class Table:
+    """A breakdown: raw cells (floats are shares shown as percentages)."""
+
+    title: str
+    slug: str
+    columns: list[str]
+    rows: list[list]
+
+
+def leaderboard_records(report: Report) -> list[dict]:
+    """One raw row per system, best first: the leaderboard's CSV."""
+    records = []
+    for rank, system in enumerate(report.systems, start=1):
+        result, paired = system.result, report.paired.get(system.name)
+        record = {"rank": rank, "system": system.name, "kind": "external" if system.external else "ours",
+                  result["main_metric"]: system.value, "ci_low": result["interval"][0],
+                  "ci_high": result["interval"][1]}
+        record.update({name: value for name, value in result["metrics"].items() if name != result["main_metric"]})
+        record.update({"coverage": result["coverage"], "n": result["n"], "reference": report.reference.name,
+                       "shared_n": paired.shared if paired else (result["n"] if system is report.reference else 0),
+                       "difference": paired.difference if paired else None,
+                       "difference_low": paired.interval[0] if paired else None,
+                       "difference_high": paired.interval[1] if paired else None,
+                       "p_bootstrap": paired.p_bootstrap if paired else None,
+                       "p_mcnemar": paired.p_mcnemar if paired else None,
+                       "command": result.get("meta", {}).get("command") or ""})
+        records.append(record)
+    return records
+
+
+def leaderboard_display(report: Report, command: bool) -> tuple[list[str], list[list[str]]]:
+    """Leaderboard columns and formatted rows (percentages; differences in points)."""
+    main = report.task.main_metric
+    secondary = list(dict.fromkeys(m for s in report.systems for m in s.result["metrics"] if m != main))
+    exact = any(p.p_mcnemar is not None for p in report.paired.values())
+    columns = ["#", "system", "kind", f"{main} % [95% CI]", *(f"{m} %" for m in secondary), "coverage %", "n",
+               f"Δ vs {report.reference.name}, points [95% CI]", "p (bootstrap)"]
+    columns += ["p (McNemar)"] if exact else []
+    columns += ["command"] if command else []
+    rows = []
+    for record, system in zip(leaderboard_records(report), report.systems):
+        low, high = record["ci_low"], record["ci_high"]
+        row = [str(record["rank"]), system.name, record["kind"], f"{_pct(system.value)} [{_pct(low)}, {_pct(high)}]",
+               *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
+        row += _difference_cells(report, system, record, exact)
+        if command:
+            row.append(f"`{record['command']}`" if record["command"] else "")
+        rows.append(row)
+    return columns, rows
+
+
+def _difference_cells(report: Report, system: System, record: dict, exact: bool) -> list[str]:
+    if system is report.reference:
+        cells = ["reference", ""]
+    elif record["difference"] is None:
+        cells = ["not compared (no shared ids)", ""]
+    else:
+        shared = "" if record["shared_n"] == record["n"] == report.reference.result["n"] else \
+            f" on {record['shared_n']} shared"
+        cells = [f"{_pts(record['difference'])} [{_pts(record['difference_low'])}, "
+                 f"{_pts(record['difference_high'])}]{shared}", _p(record["p_bootstrap"])]
+    if exact:
+        cells.append(_p(record["p_mcnemar"]) if record["difference"] is not None else "")
+    return cells
+
+
+def breakdowns(report: Report) -> list[Table]:
+    """CaselawQA: accuracy per court and per task; RR: F1 per label; one column per system."""
+    systems, names = report.systems, [s.name for s in report.systems]
+    if report.task.grouped:
+        courts = sorted({c for s in systems for c in s.result.get("per_supergroup", {})})
+        rows = []
+        for court in courts:
+            for key, label in (("mean_task_accuracy", "mean over tasks"), ("accuracy", "example-weighted")):
+                rows.append([court, label, *(s.result.get("per_supergroup", {}).get(court, {}).get(key)
+                                             for s in systems)])
+        rows.append(["all", "mean over tasks", *(s.result["metrics"].get("mean_task_accuracy") for s in systems)])
+        rows.append(["all", "example-weighted", *(s.result["metrics"].get("accuracy") for s in systems)])
+        tasks = sorted({t for s in systems for t in s.result.get("per_group", {})})
+        per_task = [[t, report.task.supergroup(t) if report.task.supergroup else "",
+                     _first_n(systems, "per_group", t),
+                     *(s.result.get("per_group", {}).get(t, {}).get("accuracy") for s in systems)] for t in tasks]
+        return [Table("accuracy per court", "per_court", ["court", "measure", *names], rows),
+                Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
+    if report.task.kind == "sequence-labelling":
+        labels = sorted({lab for s in systems for lab in s.result.get("per_label", {})},
+                        key=lambda lab: -(_first_n(systems, "per_label", lab, "support") or 0))
+        rows = [[lab, _first_n(systems, "per_label", lab, "support"),
+                 *(s.result.get("per_label", {}).get(lab, {}).get("f1") for s in systems)] for lab in labels]
+        return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
+    return []
+
+
+def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
+    return next((s.result[table][key][field] for s in systems if key in s.result.get(table, {})), None)
+
+
+def to_markdown(report: Report) -> str:
+    """The leaderboard (with the command behind each row), the method, notes and breakdowns."""
+    task = report.task
+    columns, rows = leaderboard_display(report, command=True)
+    lines = [f"### {task.name} ({report.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
+    unit = "documents" if task.kind == "sequence-labelling" else UNITS[task.grouped]
+    lines.append(f"Reference: **{report.reference.name}**. Δ = system − reference on the ids both were scored on; "
+                 f"paired bootstrap over {unit} ({report.replicates} replicates): 95% percentile interval and "
+                 "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in
+                                  ("accuracy", "mean_task_accuracy") else "."))
+    lines += [""] + [f"- {note}" for note in report.notes] + ([""] if report.notes else [])
+    for table in breakdowns(report):
+        cells = [[_cell(value, column) for value, column in zip(row, table.columns)] for row in table.rows]
+        lines += [f"#### {table.title} (%)", "", *_md_table(table.columns, cells), ""]
+    return "\n".join(lines)
+
+
+def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
+    escape = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(map(escape, columns)) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+    return lines + ["| " + " | ".join(map(escape, row)) + " |" for row in rows]
+
+
+def print_report(report: Report) -> None:
+    """Leaderboard, notes and breakdowns as rich tables on the terminal."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    console = Console()
+    columns, rows = leaderboard_display(report, command=False)
+    table = RichTable(title=f"{report.task.name} / {report.split}: {report.task.main_metric}", title_justify="left")
+    for k, column in enumerate(columns):
+        table.add_column(column, justify="left" if k in (1, 2) else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for note in report.notes:
+        console.print(f"note: {note}")
+    for breakdown in breakdowns(report):
+        table = RichTable(title=f"{breakdown.title} (%)", title_justify="left")
+        for column in breakdown.columns:
+            table.add_column(column, justify="right" if column not in ("task", "court", "measure", "label") else "left")
+        for row in breakdown.rows:
+            table.add_row(*(_cell(value, column) for value, column in zip(row, breakdown.columns)))
+        console.print(table)
+
+
+def write_report(report: Report, out: Path, scatter: str | None = None) -> list[Path]:
+    """<task>.md, <task>.csv, breakdown CSVs and PNG charts in `out`; all rendered before any is written."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise BaselinesError(f"--out {out} exists and is not a folder")
+    stem = report.task.name if report.split == report.task.eval_split else f"{report.task.name}_{report.split}"
+    records = leaderboard_records(report)
+    files = {f"{stem}.md": to_markdown(report).encode(),
+             f"{stem}.csv": _csv(list(records[0]), [list(r.values()) for r in records])}
+    for table in breakdowns(report):
+        files[f"{stem}_{table.slug}.csv"] = _csv(table.columns, table.rows)
+    files[f"{stem}.png"] = interval_png(report)
+    if report.task.grouped and len(report.systems) > 1:
+        files[f"{stem}_scatter.png"] = scatter_png(report, scatter_system(report, scatter))
+    written = []
+    for name, data in files.items():
+        with atomic_path(out / name) as tmp:
+            tmp.write_bytes(data)
+        written.append(out / name)
+    return written
+
+
+def scatter_system(report: Report, name: str | None) -> System:
+    """The system plotted per task against the reference: the one named, else the best other one."""
+    others = [s for s in report.systems if s is not report.reference]
+    if name is None:
+        return others[0]
+    for system in others:
+        if system.name == name:
+            return system
+    raise unknown_name("system (--scatter; not the reference)", name, [s.name for s in others])
+
+
+def _csv(columns: list[str], rows: list[list]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([["" if v is None else v for v in row] for row in rows])
+    return buffer.getvalue().encode()
+
+
+def _cell(value, column: str) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float) and column not in ("n", "support"):
+        return _pct(value)
+    return str(value)
+
+
+def _pct(value) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def _pts(value: float) -> str:
+    return f"{100 * value:+.1f}"
+
+
+def _p(value) -> str:
+    if value is None:
+        return ""
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=120)
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def interval_png(report: Report) -> bytes:
+    """The main metric of each system (best on top) with its 95% bootstrap interval."""
+    systems = report.systems[::-1]
+    figure = _figure(7.5, 1.2 + 0.42 * len(systems))
+    axes = figure.add_subplot()
+    for y, system in enumerate(systems):
+        low, high = system.result["interval"]
+        colour = "tab:orange" if system.external else "tab:blue"
+        axes.errorbar(100 * system.value, y, xerr=[[100 * (system.value - low)], [100 * (high - system.value)]],
+                      fmt="o", color=colour, capsize=4, markersize=6 if system is not report.reference else 9)
+        axes.annotate(f"{100 * system.value:.1f}", (100 * system.value, y), textcoords="offset points",
+                      xytext=(0, 7), ha="center", fontsize=8)
+    axes.set_yticks(range(len(systems)),
+                    [s.name + (" (reference)" if s is report.reference else "") for s in systems])
+    axes.set_ylim(-0.7, len(systems) - 0.3)
+    axes.set_xlabel(f"{report.task.main_metric} (%), 95% bootstrap interval")
+    axes.set_title(f"{report.task.name} ({report.split}): blue = ours, orange = external")
+    axes.grid(axis="x", alpha=0.3)
+    return _png(figure)
+
+
+def scatter_png(report: Report, system: System) -> bytes:
+    """Per-task accuracy of `system` against the reference (CaselawQA); point area ~ task size."""
+    mine, theirs = system.result.get("per_group", {}), report.reference.result.get("per_group", {})
+    tasks = sorted(set(mine) & set(theirs))
+    if not tasks:
+        raise BaselinesError(f"{system.name} and {report.reference.name} share no task to plot")
+    x = [100 * theirs[t]["accuracy"] for t in tasks]
+    y = [100 * mine[t]["accuracy"] for t in tasks]
+    figure = _figure(6.5, 6.5)
+    axes = figure.add_subplot()
+    axes.plot([0, 100], [0, 100], color="grey", linewidth=1, linestyle="--")
+    axes.scatter(x, y, s=[8 + 2 * theirs[t]["n"] ** 0.5 for t in tasks], alpha=0.6)
+    for t in sorted(tasks, key=lambda t: -abs(mine[t]["accuracy"] - theirs[t]["accuracy"]))[:6]:
+        axes.annotate(t, (100 * theirs[t]["accuracy"], 100 * mine[t]["accuracy"]), fontsize=7,
+                      textcoords="offset points", xytext=(4, 4))
+    axes.set_xlim(0, 100)
+    axes.set_ylim(0, 100)
+    axes.set_xlabel(f"{report.reference.name}: accuracy per task (%)")
+    axes.set_ylabel(f"{system.name}: accuracy per task (%)")
+    above = sum(b > a for a, b in zip(x, y))
+    axes.set_title(f"{report.task.name}: {system.name} is better on {above} of {len(tasks)} tasks")
+    return _png(figure)

@@ -1,0 +1,182 @@
+"""`baselines compare`: paired differences, p-values, id-set handling, breakdowns, outputs, bad input."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from baselines.cli import app
+from baselines.compare import compare
+from baselines.errors import BaselinesError, DataError
+from baselines.evaluate import score
+from baselines.plots import breakdowns, to_markdown, write_report
+from baselines.records import Reference
+from baselines.run import models_root, write_outputs
+from baselines.tasks import get_task
+
+LABELS = ("0", "1", "2", "3", "4")
+
+
+def scalr_refs(n: int) -> list[Reference]:
+    return [Reference(id=f"q{i}", gold=(LABELS[i % 5],), labels=LABELS) for i in range(n)]
+
+
+def write_system(task_name: str, name: str, refs: list[Reference], right: set[int] | list[bool], *,
+                 external: bool = False, missing: str = "error", keep=None) -> Path:
+    """Score hand-made predictions (item k right iff k in `right`) and write them like `baselines eval`."""
+    task = get_task(task_name)
+    predictions = []
+    for k, ref in enumerate(refs):
+        if keep is not None and k not in keep:
+            continue
+        wrong = next(label for label in ref.labels if label not in ref.gold)
+        predictions.append({"id": ref.id, "prediction": ref.gold[0] if k in right else wrong})
+    result, samples = score(task, predictions, refs, method=name, split=task.eval_split, missing=missing)
+    result.meta = {"method": "external" if external else name, "command": f"make {name}"}
+    folder = models_root() / task_name / name
+    write_outputs(folder, task.eval_split, result, samples, None)
+    return folder
+
+
+def test_paired_difference_and_mcnemar_are_the_hand_computed_values():
+    refs = scalr_refs(10)
+    write_system("scalr", "a", refs, set(range(5)))  # 5/10 right
+    write_system("scalr", "b", refs, set(range(8)), external=True)  # 8/10: items 5, 6, 7 only b gets
+    report = compare("scalr", replicates=200)
+    assert report.reference.name == "a"  # the best of ours, although b is better
+    paired = report.paired["b"]
+    assert paired.shared == 10
+    assert paired.difference == pytest.approx(0.3, abs=1e-12)
+    assert paired.p_mcnemar == pytest.approx(2 * 0.5 ** 3)  # 3 discordant items, all for b
+    assert paired.interval[0] >= 0.0 and paired.interval[1] <= 0.6 + 1e-12
+
+
+def test_identical_systems_have_p_exactly_one():
+    refs = scalr_refs(50)
+    right = {k for k in range(50) if k % 3}
+    write_system("scalr", "a", refs, right)
+    write_system("scalr", "copy", refs, right, external=True)
+    paired = compare("scalr", against="a").paired["copy"]
+    assert paired.difference == 0.0
+    assert paired.interval == (0.0, 0.0)
+    assert paired.p_bootstrap == 1.0
+    assert paired.p_mcnemar == 1.0
+
+
+def test_clearly_better_system_has_small_p():
+    refs = scalr_refs(200)
+    write_system("scalr", "weak", refs, {k for k in range(200) if k % 10 < 3})
+    write_system("scalr", "strong", refs, {k for k in range(200) if k % 10 < 9}, external=True)
+    paired = compare("scalr").paired["strong"]
+    assert paired.difference == pytest.approx(0.6)
+    assert paired.p_bootstrap < 0.01
+    assert paired.p_mcnemar < 1e-10
+
+
+def test_different_id_sets_are_compared_on_the_intersection_and_said_so():
+    refs = scalr_refs(10)
+    write_system("scalr", "a", refs, {0, 1, 2, 3, 4})
+    # b answered only items 0..5 (right on 0..5); skipped items are not part of its id set
+    write_system("scalr", "b", refs, set(range(6)), missing="skip", keep=set(range(6)), external=True)
+    report = compare("scalr")
+    paired = report.paired["b"]
+    assert paired.shared == 6
+    assert paired.difference == pytest.approx(1.0 - 5 / 6)  # on the 6 shared ids: a 5/6, b 6/6
+    assert any("6 ids both were scored on" in note for note in report.notes)
+    assert "on 6 shared" in to_markdown(report)
+
+
+def test_disjoint_systems_are_not_compared():
+    write_system("scalr", "a", scalr_refs(5), {0, 1})
+    other = [Reference(id=f"x{i}", gold=("0",), labels=LABELS) for i in range(5)]
+    write_system("scalr", "b", other, {0}, external=True)
+    report = compare("scalr")
+    assert "b" not in report.paired
+    assert any("no ids in common" in note for note in report.notes)
+
+
+def test_caselawqa_breakdowns_and_charts(tmp_path):
+    refs = [Reference(id=f"{task}/{k}", gold=("A",), labels=("A", "B"), group=task)
+            for task in ("sc_x", "sc_y", "songer_z") for k in range(10)]
+    write_system("caselawqa", "linear", refs, set(range(0, 30, 2)))
+    write_system("caselawqa", "llm", refs, set(range(0, 30)) - {3, 13}, external=True)
+    report = compare("caselawqa", replicates=100)
+    # mean over tasks: linear 5/10 on each task; llm 9/10, 9/10, 10/10
+    assert report.paired["llm"].difference == pytest.approx((0.9 + 0.9 + 1.0) / 3 - 0.5)
+    written = write_report(report, tmp_path / "out")
+    names = sorted(path.name for path in written)
+    assert names == ["caselawqa.csv", "caselawqa.md", "caselawqa.png", "caselawqa_per_court.csv",
+                     "caselawqa_per_task.csv", "caselawqa_scatter.png"]
+    per_task = (tmp_path / "out" / "caselawqa_per_task.csv").read_text().splitlines()
+    assert per_task[0] == "task,court,n,llm,linear"
+    assert per_task[1].startswith("sc_x,sc,10,")
+    assert (tmp_path / "out" / "caselawqa_scatter.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_rr_per_label_f1_and_document_resampling():
+    labels = ("FAC", "ANALYSIS", "NONE")
+    refs = [Reference(id=f"d{d}_{s}", gold=(labels[s % 3],), labels=labels, group=f"d{d}", unit=f"d{d}")
+            for d in range(4) for s in range(6)]
+    write_system("rr", "crf", refs, set(range(0, 24, 2)))
+    write_system("rr", "llm", refs, set(range(24)), external=True)
+    report = compare("rr", replicates=100)
+    assert report.paired["llm"].p_mcnemar is None  # sentences are not independent items
+    (table,) = breakdowns(report)
+    assert table.columns == ["label", "support", "llm", "crf"]
+    assert {row[0] for row in table.rows} == set(labels)
+    assert all(row[2] == 1.0 for row in table.rows)
+
+
+def test_cli_compare_writes_files_and_markdown(tmp_path):
+    refs = scalr_refs(20)
+    write_system("scalr", "tfidf", refs, set(range(8)))
+    write_system("scalr", "gpt", refs, set(range(15)), external=True)
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["compare", "scalr", "--against", "tfidf", "--out", str(out), "--markdown-only"])
+    assert result.exit_code == 0, result.output
+    assert "| 1 | gpt | external | 75.0" in result.stdout
+    assert "`make gpt`" in result.stdout
+    assert sorted(p.name for p in out.iterdir()) == ["scalr.csv", "scalr.md", "scalr.png"]
+
+
+def test_unknown_results_schema_exits_2_without_outputs(tmp_path):
+    refs = scalr_refs(5)
+    folder = write_system("scalr", "old", refs, {0})
+    results = folder / "test.results.json"
+    data = json.loads(results.read_text())
+    del data["main_metric"]
+    results.write_text(json.dumps(data))
+    with pytest.raises(DataError, match="unknown results schema"):
+        compare("scalr")
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["compare", "scalr", "--out", str(out)])
+    assert result.exit_code == 2
+    assert "unknown results schema" in result.output
+    assert not out.exists()
+
+
+def test_missing_or_stale_samples_are_errors():
+    refs = scalr_refs(5)
+    folder = write_system("scalr", "a", refs, {0, 1})
+    samples = folder / "test.samples.jsonl"
+    lines = samples.read_text().splitlines()
+    samples.write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(DataError, match="stale"):
+        compare("scalr")
+    samples.write_text("\n".join(lines).replace('"correct": true', '"correct": false') + "\n")
+    with pytest.raises(DataError, match="different runs"):
+        compare("scalr")
+    os.remove(samples)
+    with pytest.raises(DataError, match="no per-item file"):
+        compare("scalr")
+
+
+def test_no_results_and_unknown_reference_are_errors():
+    with pytest.raises(BaselinesError, match="no 'test' results"):
+        compare("scalr")
+    write_system("scalr", "a", scalr_refs(5), {0})
+    with pytest.raises(BaselinesError, match="unknown system"):
+        compare("scalr", against="nope")
