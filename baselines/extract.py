@@ -7,7 +7,7 @@ The rule, in order (the first that yields a valid label wins):
 3. The last "answer: C" / "answer is C" / "answer is (C)" anywhere in the text.
 4. The generation opens with a label followed by punctuation: "C. First Amendment", "(C) ...", "C) ...".
 5. Multi-character labels only (rhetorical-role names, zero-padded numbers): exactly one distinct
-   label occurs as a whole word in the text.
+   label occurs as a whole word in the text (case-sensitive, so "analysis" is not ANALYSIS).
 
 A token matches a label exactly, case-insensitively, through the task's aliases (SCALR: "A".."E"
 stand for "0".."4"), or, when every label is a number, by numeric value ("7" or "07" for "007").

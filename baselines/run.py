@@ -100,16 +100,18 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     task = get_task(task_name)
     method_name = method_name or task.default_method
     split = split or task.eval_split
-    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
     if cv:
-        predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
         method_params = build_method(task_name, method_name, config, overrides).get_params()
-        split_name = f"{split}.cv{cv}"
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
                                config=config, overrides=overrides)
-        predictions = method.predict(records)
         method_params = method.get_params()
+    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+    if cv:
+        predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
+        split_name = f"{split}.cv{cv}"
+    else:
+        predictions = method.predict(records)
         split_name = split
     system = name or method_name
     result, samples = score(task, predictions, task.references(records), method=system, split=split_name,

@@ -1,0 +1,111 @@
+"""The command line: exit code 2 and a one-line message for bad input; nothing half-written."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from baselines.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_ls_lists_tasks_and_methods():
+    result = run("ls")
+    assert result.exit_code == 0
+    for word in ("scalr", "rr", "caselawqa", "tfidf", "embed"):
+        assert word in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (("eval", "nosuch"), "unknown task 'nosuch'; valid: caselawqa, rr, scalr"),
+    (("eval", "scalr", "--method", "nosuch", "--data-dir", "."), "unknown method for task 'scalr' 'nosuch'; valid:"),
+    (("eval", "scalr", "--data-dir", "/nonexistent/dir"), "data folder /nonexistent/dir does not exist"),
+    (("eval", "scalr", "--set", "bogus=1", "--data-dir", "."), "unknown key(s) bogus"),
+])
+def test_bad_names_exit_2_with_one_line(args, message, monkeypatch):
+    monkeypatch.delenv("BASELINES_DATA", raising=False)
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_missing_data_dir_says_how_to_set_it(monkeypatch):
+    monkeypatch.delenv("BASELINES_DATA", raising=False)
+    result = run("eval", "scalr")
+    assert result.exit_code == 2 and "--data-dir" in result.output and "BASELINES_DATA" in result.output
+
+
+def test_download_fails_fast_offline(monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    result = run("data", "download", "scalr", "--dest", str(tmp_path / "d"))
+    assert result.exit_code == 2 and "unreachable" in result.output and "--data-dir" in result.output
+    assert not (tmp_path / "d" / "scalr").exists()
+
+
+def test_download_reports_unreachable_host(monkeypatch, tmp_path):
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise OSError(101, "Network is unreachable")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    result = run("data", "download", "rr", "--dest", str(tmp_path / "d"))
+    assert result.exit_code == 2 and "storage.googleapis.com is unreachable" in result.output
+
+
+def scalr_dir(tmp_path):
+    folder = tmp_path / "data" / "scalr"
+    folder.mkdir(parents=True)
+    rows = [{"index": str(i), "question": f"question {i} about warrants", "answer": str(i % 5),
+             **{f"choice_{k}": f"holding {k} about {'warrants' if k == i % 5 else 'taxes'}" for k in range(5)}}
+            for i in range(6)]
+    (folder / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return tmp_path / "data"
+
+
+def test_score_raw_llm_file_and_bad_predictions(tmp_path):
+    data = scalr_dir(tmp_path)
+    preds = tmp_path / "llm.jsonl"
+    preds.write_text("".join(json.dumps({"id": str(i), "raw": f"The final answer is {'ABCDE'[i % 5]}"}) + "\n"
+                             for i in range(6)))
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm")
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "models" / "scalr" / "my-llm" / "test.results.json").read_text())
+    assert saved["metrics"]["accuracy"] == 1.0 and saved["coverage"] == 1.0
+    assert saved["meta"]["method"] == "external" and "peak_memory_mib" in saved["meta"]
+
+    preds.write_text('{"id": "0", "raw": "A"}\n{"id": "1", "prediction": "1"}\n')
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "mixed")
+    assert result.exit_code == 2 and "llm.jsonl:2: mixed formats" in result.output
+    assert not (tmp_path / "models" / "scalr" / "mixed").exists()
+
+    preds.write_text("")
+    result = run("score", "scalr", str(preds), "--data-dir", str(data))
+    assert result.exit_code == 2 and "empty" in result.output
+
+
+def test_eval_writes_results_predictions_and_config(tmp_path):
+    data = scalr_dir(tmp_path)
+    result = run("eval", "scalr", "--method", "tfidf", "--data-dir", str(data))
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "models" / "scalr" / "tfidf"
+    saved = json.loads((folder / "test.results.json").read_text())
+    assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1
+    assert saved["meta"]["wall_seconds"] >= 0 and saved["meta"]["versions"]["scikit-learn"]
+    assert len((folder / "test.predictions.jsonl").read_text().splitlines()) == 6
+    assert not list(folder.glob("*.tmp")) and not list(folder.glob(".*"))
+
+
+def test_majority_needs_training_or_cv(tmp_path):
+    data = scalr_dir(tmp_path)
+    result = run("eval", "scalr", "--method", "majority", "--data-dir", str(data))
+    assert result.exit_code == 2 and "baselines train scalr --method majority" in result.output
+    assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
+    assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
+    assert run("eval", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0

@@ -1,0 +1,62 @@
+"""The common evaluator: joins by id, missing/duplicate policies, raw generations."""
+import pytest
+
+from baselines.errors import BaselinesError
+from baselines.evaluate import score
+from baselines.records import Reference
+from baselines.tasks import get_task
+
+SCALR = get_task("scalr")
+LABELS = ("0", "1", "2", "3", "4")
+
+
+def refs(golds):
+    return [Reference(id=str(i), gold=(g,), labels=LABELS) for i, g in enumerate(golds)]
+
+
+def test_raw_generations_score_as_hand_computed():
+    references = refs(["2", "0", "4", "1", "3", "2"])
+    rows = [
+        {"id": "0", "raw": "... The final answer is C"},  # right (C -> 2)
+        {"id": "1", "raw": "(A)"},  # right
+        {"id": "2", "raw": "Answer: B."},  # wrong
+        {"id": "3", "raw": "**B**"},  # right
+        {"id": "4", "raw": "D. Fourth Amendment"},  # right
+        {"id": "5", "raw": "I cannot tell."},  # no answer
+    ]
+    result, samples = score(SCALR, rows, references, replicates=200)
+    assert result.metrics["accuracy"] == pytest.approx(4 / 6)
+    assert result.coverage == pytest.approx(5 / 6)
+    assert [s["answer"] for s in samples] == ["2", "0", "1", "1", "3", None]
+
+
+def test_missing_ids_are_an_error_naming_them_unless_policy_says_otherwise():
+    references = refs(["0", "1", "2"])
+    rows = [{"id": "0", "prediction": "0"}, {"id": "1", "prediction": "1"}]
+    with pytest.raises(BaselinesError, match="1 of 3 references have no prediction: 2"):
+        score(SCALR, rows, references)
+    wrong, _ = score(SCALR, rows, references, missing="wrong", replicates=100)
+    assert wrong.metrics["accuracy"] == pytest.approx(2 / 3) and wrong.missing == 1
+    skipped, _ = score(SCALR, rows, references, missing="skip", replicates=100)
+    assert skipped.metrics["accuracy"] == 1.0 and skipped.n == 2
+
+
+def test_duplicate_and_stray_ids_are_errors():
+    references = refs(["0", "1"])
+    with pytest.raises(BaselinesError, match="duplicate prediction ids: 0"):
+        score(SCALR, [{"id": "0", "prediction": "0"}, {"id": "0", "prediction": "1"}], references)
+    with pytest.raises(BaselinesError, match="no prediction id matches"):
+        score(SCALR, [{"id": "x", "prediction": "0"}], references)
+    with pytest.raises(BaselinesError, match="empty"):
+        score(SCALR, [], references)
+
+
+def test_multi_label_gold_accepts_any_answer():
+    task = get_task("caselawqa")
+    references = [Reference("t/1", ("A", "C"), ("A", "B", "C"), group="t"),
+                  Reference("t/2", ("B",), ("A", "B", "C"), group="t")]
+    rows = [{"id": "t/1", "prediction": "C"}, {"id": "t/2", "raw": "The final answer is A"}]
+    result, _ = score(task, rows, references, replicates=100)
+    assert result.metrics["accuracy"] == 0.5
+    assert result.per_group["t"]["n"] == 2
+    assert result.per_supergroup["sc"]["tasks"] == 1
