@@ -12,6 +12,7 @@ identical systems; and, for accuracy-type tasks, McNemar's exact test on item co
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from scipy.special import bdtr
 
 from . import metrics as M
 from .errors import DataError, BaselinesError, unknown_name
-from .io import read_json, read_jsonl
+from .io import open_text, read_json, read_jsonl
 from .run import models_root
 from .tasks import Task, get_task
 
@@ -54,6 +55,8 @@ class System:
 
     def take(self, ids: np.ndarray) -> dict[str, np.ndarray]:
         """The outcome arrays restricted to `ids` (all present), in that order."""
+        if ids is self.ids or np.array_equal(ids, self.ids):
+            return {key: getattr(self, key) for key in ("group", "gold", "answer", "answered", "correct")}
         order = np.argsort(self.ids)
         at = order[np.searchsorted(self.ids, ids, sorter=order)]
         return {key: getattr(self, key)[at] for key in ("group", "gold", "answer", "answered", "correct")}
@@ -119,7 +122,7 @@ def load_system(task: Task, path: Path, name: str) -> System:
     if not samples_path.is_file():
         raise DataError(f"no per-item file {samples_path.name} beside it (older version?); re-run the evaluation",
                         path)
-    rows = list(read_jsonl(samples_path))
+    rows = _read_samples(samples_path)
     for line, row in rows:
         absent = [key for key in SAMPLE_KEYS if key not in row]
         if absent or not isinstance(row["gold"], list) or not (row["correct"] or row["gold"]):
@@ -140,6 +143,19 @@ def load_system(task: Task, path: Path, name: str) -> System:
     return system
 
 
+def _read_samples(path: Path) -> list[tuple[int, dict]]:
+    """Numbered rows of a samples file: parsed in one call, or line by line to name a bad line."""
+    with open_text(path) as handle:
+        lines = [line for line in handle.read().splitlines() if line.strip()]
+    try:
+        rows = json.loads("[" + ",".join(lines) + "]")
+    except json.JSONDecodeError:
+        return list(read_jsonl(path))
+    if not all(isinstance(row, dict) for row in rows):
+        return list(read_jsonl(path))
+    return list(enumerate(rows, start=1))  # line numbers of non-blank lines
+
+
 def _schema_problem(result, task: Task) -> str | None:
     if not isinstance(result, dict):
         return "not a results object"
@@ -158,7 +174,7 @@ def _schema_problem(result, task: Task) -> str | None:
 def _check_consistent(task: Task, system: System, samples_path: Path) -> None:
     if len(np.unique(system.ids)) != len(system.ids):
         raise DataError("duplicate ids in the samples", samples_path)
-    (out,) = outcomes_on(task, [system], np.sort(system.ids))
+    (out,) = outcomes_on(task, [system], system.ids)
     rebuilt = M.point(task.main_metric, out)
     if abs(rebuilt - system.value) > 1e-9:
         raise DataError(f"the samples give {task.main_metric}={rebuilt:.6f} but the results file says "
@@ -186,14 +202,15 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
     for system in systems:
         if system is reference:
             continue
-        shared = np.intersect1d(reference.ids, system.ids)
+        same = np.array_equal(reference.ids, system.ids)
+        shared = reference.ids if same else np.intersect1d(reference.ids, system.ids)
         if len(shared) == 0:
             notes.append(f"{system.name}: no ids in common with {reference.name}; not compared")
             continue
         if len(shared) < max(len(reference.ids), len(system.ids)):
             notes.append(f"{system.name}: compared with {reference.name} on the {len(shared)} ids both were "
                          f"scored on ({system.name} has {len(system.ids)}, {reference.name} {len(reference.ids)})")
-        by_ids.setdefault(tuple(shared.tolist()), (shared, []))[1].append(system)
+        by_ids.setdefault(("same",) if same else tuple(shared.tolist()), (shared, []))[1].append(system)
     paired = {}
     for shared, members in by_ids.values():
         outs = outcomes_on(task, [reference, *members], shared)
@@ -205,11 +222,12 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
 def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:
     """Outcomes of each system on `ids`, sharing label, group and unit indexes so one weight matrix fits all."""
     picked = [system.take(ids) for system in systems]
-    labels = np.unique(np.concatenate([p["gold"] for p in picked] + [p["answer"][p["answered"]] for p in picked]))
+    labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
+                                       for p in picked for key in ("gold", "answer")]))
     first = picked[0]
     groups, group = np.unique(first["group"], return_inverse=True)
     documents = not task.grouped and bool((first["group"] != "").any())  # RR: resample whole documents
-    _, unit = np.unique(first["group"] if documents else ids, return_inverse=True)
+    unit = group if documents else np.arange(len(ids))  # ids are unique (checked on loading)
     outs = []
     for p in picked:
         pred = np.where(p["answered"], np.searchsorted(labels, p["answer"]), M.NO_ANSWER)

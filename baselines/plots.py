@@ -49,14 +49,14 @@ def leaderboard_display(report: Report, command: bool) -> tuple[list[str], list[
     main = report.task.main_metric
     secondary = list(dict.fromkeys(m for s in report.systems for m in s.result["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in report.paired.values())
-    columns = ["#", "system", "kind", f"{main} % [95% CI]", *(f"{m} %" for m in secondary), "coverage %", "n",
-               f"Δ vs {report.reference.name}, points [95% CI]", "p (bootstrap)"]
-    columns += ["p (McNemar)"] if exact else []
+    columns = ["#", "system", "kind", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
+               f"Δ vs {report.reference.name} (points)", "Δ 95% CI", "p boot"]
+    columns += ["p McNemar"] if exact else []
     columns += ["command"] if command else []
     rows = []
     for record, system in zip(leaderboard_records(report), report.systems):
         low, high = record["ci_low"], record["ci_high"]
-        row = [str(record["rank"]), system.name, record["kind"], f"{_pct(system.value)} [{_pct(low)}, {_pct(high)}]",
+        row = [str(record["rank"]), system.name, record["kind"], _pct(system.value), f"[{_pct(low)}, {_pct(high)}]",
                *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
         row += _difference_cells(report, system, record, exact)
         if command:
@@ -67,14 +67,16 @@ def leaderboard_display(report: Report, command: bool) -> tuple[list[str], list[
 
 def _difference_cells(report: Report, system: System, record: dict, exact: bool) -> list[str]:
     if system is report.reference:
-        cells = ["reference", ""]
+        cells = ["reference", "", ""]
     elif record["difference"] is None:
-        cells = ["not compared (no shared ids)", ""]
+        cells = ["not compared (no shared ids)", "", ""]
     else:
         shared = "" if record["shared_n"] == record["n"] == report.reference.result["n"] else \
             f" on {record['shared_n']} shared"
-        cells = [f"{_pts(record['difference'])} [{_pts(record['difference_low'])}, "
-                 f"{_pts(record['difference_high'])}]{shared}", _p(record["p_bootstrap"])]
+        floor = 2 / (report.replicates + 1)  # the smallest bootstrap p-value B replicates can give
+        p_boot = f"≤{floor:.3f}" if record["p_bootstrap"] <= floor + 1e-12 else _p(record["p_bootstrap"])
+        cells = [_pts(record["difference"]) + shared,
+                 f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]", p_boot]
     if exact:
         cells.append(_p(record["p_mcnemar"]) if record["difference"] is not None else "")
     return cells
@@ -140,6 +142,8 @@ def print_report(report: Report) -> None:
     from rich.table import Table as RichTable
 
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)  # piped or captured: do not squeeze the table into 80 columns
     columns, rows = leaderboard_display(report, command=False)
     table = RichTable(title=f"{report.task.name} / {report.split}: {report.task.main_metric}", title_justify="left")
     for k, column in enumerate(columns):
@@ -269,8 +273,9 @@ def scatter_png(report: Report, system: System) -> bytes:
     figure = _figure(6.5, 6.5)
     axes = figure.add_subplot()
     axes.plot([0, 100], [0, 100], color="grey", linewidth=1, linestyle="--")
-    axes.scatter(x, y, s=[8 + 2 * theirs[t]["n"] ** 0.5 for t in tasks], alpha=0.6)
-    for t in sorted(tasks, key=lambda t: -abs(mine[t]["accuracy"] - theirs[t]["accuracy"]))[:6]:
+    axes.scatter(x, y, s=[min(150, 8 + 2 * theirs[t]["n"] ** 0.5) for t in tasks], alpha=0.6)
+    gaps = sorted(tasks, key=lambda t: -abs(mine[t]["accuracy"] - theirs[t]["accuracy"]))
+    for t in [t for t in gaps if abs(mine[t]["accuracy"] - theirs[t]["accuracy"]) >= 0.05][:6]:
         axes.annotate(t, (100 * theirs[t]["accuracy"], 100 * mine[t]["accuracy"]), fontsize=7,
                       textcoords="offset points", xytext=(4, 4))
     axes.set_xlim(0, 100)
