@@ -79,6 +79,8 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
                   config: Path | None, overrides: dict | None) -> Method:
     """A saved model when one exists (or is given); stateless methods are built from their config."""
+    if not method_class(task.name, method_name).needs_fit and not model:
+        return build_method(task.name, method_name, config, overrides)
     folder = Path(model) if model else models_root(models_dir) / task.name / (name or method_name)
     if (folder / "config.json").is_file() and not (config or overrides):
         return Method.load(folder)
@@ -113,6 +115,8 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     else:
         predictions = method.predict(records)
         split_name = split
+        if not method.needs_fit:  # nothing was trained: record the resolved config beside the results
+            write_json(models_root(models_dir) / task_name / (name or method_name) / "config.json", method.config_dict())
     system = name or method_name
     result, samples = score(task, predictions, task.references(records), method=system, split=split_name,
                             missing=missing, seed=seed)

@@ -97,6 +97,7 @@ def test_eval_writes_results_predictions_and_config(tmp_path):
     folder = tmp_path / "models" / "scalr" / "tfidf"
     saved = json.loads((folder / "test.results.json").read_text())
     assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1
+    assert json.loads((folder / "config.json").read_text())["params"]["ngram_max"] == 1
     assert saved["meta"]["wall_seconds"] >= 0 and saved["meta"]["versions"]["scikit-learn"]
     assert len((folder / "test.predictions.jsonl").read_text().splitlines()) == 6
     assert not list(folder.glob("*.tmp")) and not list(folder.glob(".*"))

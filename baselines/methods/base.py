@@ -38,14 +38,17 @@ class Method:
     def load_state(self, folder: Path) -> None:
         """Read fitted state written by save_state."""
 
+    def config_dict(self, extra: dict | None = None) -> dict:
+        """What config.json holds: the method's class, resolved parameters and library versions."""
+        return {"task": self.task, "method": self.name, "class": f"{type(self).__module__}:{type(self).__qualname__}",
+                "params": self.get_params(), "versions": library_versions(), **(extra or {})}
+
     def save(self, folder: Path, extra: dict | None = None) -> Path:
         """Write config.json and the fitted state into `folder`, atomically replacing it."""
         folder = Path(folder)
         with atomic_path(folder) as tmp:
             tmp.mkdir(parents=True)
-            config = {"task": self.task, "method": self.name, "class": f"{type(self).__module__}:{type(self).__qualname__}",
-                      "params": self.get_params(), "versions": library_versions(), **(extra or {})}
-            write_json(tmp / "config.json", config)
+            write_json(tmp / "config.json", self.config_dict(extra))
             self.save_state(tmp)
         return folder
 
