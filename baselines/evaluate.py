@@ -91,7 +91,7 @@ def _show(ids: list[str], limit: int = 5) -> str:
 
 def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.Outcomes, list[dict]]:
     """Per-item outcomes and the per-sample log (id, gold, answer, correct)."""
-    labels = sorted({label for ref, _ in pairs for label in ref.labels})
+    labels = sorted({label for ref, _ in pairs for label in (*ref.labels, *ref.gold)})
     label_index = {label: k for k, label in enumerate(labels)}
     groups = sorted({ref.group for ref, _ in pairs})
     group_index = {group: k for k, group in enumerate(groups)}

@@ -1,0 +1,94 @@
+"""One contract for every registered method: estimator shape, fit/predict, save/load round trip."""
+import dataclasses
+import json
+
+import pytest
+
+from baselines.evaluate import score
+from baselines.methods import METHODS, method_class
+from baselines.methods.base import Method
+from baselines.records import ChoiceItem, letter_labels
+from baselines.tasks import get_task
+
+WORDS = ["warrant", "search", "tax", "contract", "speech", "damages", "appeal", "jury", "statute", "agency"]
+
+
+def scalr_items(n=20):
+    items = []
+    for i in range(n):
+        answer = i % 5
+        choices = [f"holding that the {WORDS[(i + k) % 10]} rule applies to {WORDS[(i + 2 * k) % 10]}" for k in range(5)]
+        question = f"Whether the {WORDS[(i + answer) % 10]} rule applies to {WORDS[(i + 2 * answer) % 10]} cases"
+        items.append(ChoiceItem(id=str(i), question=question, choices=choices, labels=["0", "1", "2", "3", "4"],
+                                answer=[answer]))
+    return items
+
+
+def caselawqa_items(n=24):
+    items = []
+    for task, width in (("sc_toy_a", 2), ("sc_toy_b", 3)):
+        for i in range(n):
+            answer = i % width
+            opinion = f"Opinion {i}. The court considered the {WORDS[answer]} issue. " * 5 + WORDS[i % 10]
+            items.append(ChoiceItem(id=f"{task}/{i}", question="Which?", choices=[f"choice {k}" for k in range(width)],
+                                    labels=letter_labels(width), answer=[answer], group=task, context=opinion,
+                                    split="train", meta={"case_id": str(i), "court": "sc"}))
+    return items
+
+
+def rr_documents(n=6):
+    from baselines.data.rr import load_rr
+
+    import tempfile
+    from pathlib import Path
+
+    rows = []
+    for d in range(n):
+        sentences = ["IN THE HIGH COURT OF KARNATAKA", "The appellant was charged with theft.",
+                     "The witness saw the accused at night.", "We have considered the evidence.",
+                     "Accordingly, the appeal is dismissed."]
+        labels = ["PREAMBLE", "FAC", "FAC", "ANALYSIS", "RPC"]
+        rows.append({"id": f"doc{d}", "sentences": sentences, "labels": labels})
+    folder = Path(tempfile.mkdtemp())
+    (folder / "docs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return load_rr(None, "train", folder / "docs.jsonl")
+
+
+FIXTURES = {"scalr": scalr_items, "caselawqa": caselawqa_items, "rr": rr_documents}
+ALL = [(task, name) for task, methods in METHODS.items() for name in methods]
+# quick settings so the contract runs in seconds; keys must be real parameters of the method
+FAST = {"bilstm_crf": {"max_epochs": 2}, "learned": {}, "embed-linear": {}}
+
+
+@pytest.mark.parametrize("task, name", ALL)
+def test_method_contract(task, name, tmp_path):
+    klass = method_class(task, name)
+    assert issubclass(klass, Method) and dataclasses.is_dataclass(klass)
+    assert klass.task == task and klass.name == name
+    fields = {f.name for f in dataclasses.fields(klass)}
+    params = {k: v for k, v in FAST.get(name, {}).items() if k in fields}
+    method = klass(**params)
+    assert not [a for a in vars(method) if a.endswith("_")], "fitted state before fit"
+    records = FIXTURES[task]()
+    fitted = method.fit(records, None) if method.needs_fit else method
+    assert fitted is method
+    predictions = method.predict(records)
+    assert [p["id"] for p in predictions] == [r.id for r in task_references(task, records)] or task == "rr"
+    result, _ = score(get_task(task), predictions, get_task(task).references(records), replicates=50)
+    assert result.coverage == 1.0 and result.n == len(get_task(task).references(records))
+    method.save(tmp_path / "model")
+    config = json.loads((tmp_path / "model" / "config.json").read_text())
+    assert config["params"] == as_json(method.get_params())
+    assert "versions" in config and config["method"] == name
+    reloaded = Method.load(tmp_path / "model")
+    assert type(reloaded) is klass and as_json(reloaded.get_params()) == as_json(method.get_params())
+    again = reloaded.predict(records)
+    assert [(p["id"], p["prediction"]) for p in again] == [(p["id"], p["prediction"]) for p in predictions]
+
+
+def task_references(task, records):
+    return get_task(task).references(records)
+
+
+def as_json(value):
+    return json.loads(json.dumps(value))
