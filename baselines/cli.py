@@ -23,6 +23,7 @@ Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder o
 Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ (default: the method).")
 Tasks = typer.Option(None, "--tasks", help="CaselawQA: comma-separated subset of task names.")
 Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
+OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
 
 
 def fail(message: str) -> None:
@@ -82,13 +83,16 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
                   encoder: Optional[str] = Encoder, name: Optional[str] = Name,
                   train_file: Optional[Path] = typer.Option(None, "--train-file", help="Train on this file instead of the train split."),
-                  tasks: Optional[str] = Tasks, models_dir: Optional[Path] = ModelsDir):
+                  tasks: Optional[str] = Tasks, models_dir: Optional[Path] = ModelsDir,
+                  backend: Optional[str] = typer.Option(None, "--backend", help="Per-task jobs: loky | threading | sequential | dask."),
+                  scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler for --backend dask, e.g. tcp://HOST:8786.")):
     """Fit a method and save it under models/<task>/<name>/."""
     from . import run
     from .tasks import get_task
 
     method = method or guarded(get_task, task).default_method
-    folder = guarded(run.train, task, method, data_dir, config=config, overrides=_overrides(set_, encoder),
+    parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
+    folder = guarded(run.train, task, method, data_dir, config=config, overrides={**_overrides(set_, encoder), **parallel},
                      models_dir=models_dir, name=_default_name(method, name, encoder), train_file=train_file,
                      load_options=_load_options(tasks))
     typer.echo(f"saved {folder}")
@@ -104,10 +108,11 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  seed: int = typer.Option(0, "--seed", help="Seed for folds and the bootstrap."),
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
                  encoder: Optional[str] = Encoder, name: Optional[str] = Name, tasks: Optional[str] = Tasks,
-                 missing: str = Missing, models_dir: Optional[Path] = ModelsDir):
+                 missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent):
     """Predict and score a split; writes <split>.predictions.jsonl and <split>.results.json."""
     from . import run
 
+    missing = "skip" if only_present else missing
     result, folder = guarded(run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
                              config=config, overrides=_overrides(set_, encoder), models_dir=models_dir,
                              name=_default_name(method, name, encoder), cv=cv, seed=seed, missing=missing,
@@ -127,10 +132,12 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   test_file: Optional[Path] = typer.Option(None, "--test-file", help="References from this file."),
                   tasks: Optional[str] = Tasks, missing: str = Missing, models_dir: Optional[Path] = ModelsDir,
                   id_field: Optional[str] = typer.Option(None, "--id-field", help="lm-eval: doc field holding the item id (default: id, index or idx; doc_id = the harness's position)."),
-                  lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several.")):
+                  lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several."),
+                  only_present: bool = OnlyPresent):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from . import run
 
+    missing = "skip" if only_present else missing
     result, folder = guarded(run.score_file, task, predictions, data_dir, split=split, name=name, fmt=fmt,
                              missing=missing, models_dir=models_dir, test_file=test_file,
                              load_options=_load_options(tasks),

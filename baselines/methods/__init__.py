@@ -13,7 +13,11 @@ METHODS: dict[str, dict[str, str]] = {
         "random": "baselines.methods.floors:RandomChooser",
         "majority": "baselines.methods.floors:MajorityChooser",
     },
-    "caselawqa": {},
+    "caselawqa": {
+        "majority": "baselines.methods.caselawqa_majority:CaselawMajority",
+        "linear": "baselines.methods.caselawqa_linear:CaselawLinear",
+        "embed-linear": "baselines.methods.caselawqa_embed:CaselawEmbedLinear",
+    },
     "rr": {},
 }
 

@@ -1,0 +1,105 @@
+"""CaselawQA `embed-linear`: sentence embeddings of a fixed budget of opinion chunks, pooled -> per-task heads.
+
+Budget: each opinion is cut into chunks of `chunk_words` words; the first `head_chunks` (where the
+facts and question are set out) and the last `tail_chunks` (where the disposition is stated) are
+encoded, each group mean-pooled, and the two means concatenated. Chunk embeddings are cached on disk
+(baselines.encoders), so each chunk is encoded once across runs and tasks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import BaselinesError
+from ..records import ChoiceItem
+from .base import Method
+from .caselawqa_common import unique_opinions
+from .caselawqa_linear import fit_heads, heads_summary, predict_heads
+
+BATCH = 64  # opinions encoded at a time: memory holds one batch of chunk vectors
+
+
+def opinion_chunks(text: str, chunk_words: int, head_chunks: int, tail_chunks: int) -> tuple[list[str], list[str]]:
+    """(opening chunks, closing chunks) of one opinion; a short opinion may share chunks between both."""
+    words = text.split()
+    chunks = [" ".join(words[i:i + chunk_words]) for i in range(0, len(words), chunk_words)] or [""]
+    return chunks[:head_chunks], chunks[-tail_chunks:] if tail_chunks else []
+
+
+def pooled_embeddings(texts: list[str], method) -> np.ndarray:
+    """(len(texts), 2 * dim) opening/closing mean embeddings, encoded batch by batch through the cache."""
+    from ..encoders import EncodingCache
+
+    cache = EncodingCache(method.encoder, method.max_seq_length)
+    out = None
+    for start in range(0, len(texts), BATCH):
+        parts = [opinion_chunks(t, method.chunk_words, method.head_chunks, method.tail_chunks)
+                 for t in texts[start:start + BATCH]]
+        flat = [c for head, tail in parts for c in head + tail]
+        vectors = cache.encode(flat, batch_size=method.batch_size, progress=False)
+        if out is None:
+            out = np.zeros((len(texts), 2 * vectors.shape[1]), dtype=np.float32)
+        at = 0
+        for row, (head, tail) in enumerate(parts, start=start):
+            dim = vectors.shape[1]
+            out[row, :dim] = vectors[at:at + len(head)].mean(axis=0)
+            at += len(head)
+            if tail:
+                out[row, dim:] = vectors[at:at + len(tail)].mean(axis=0)
+                at += len(tail)
+    return out if out is not None else np.zeros((0, 0), dtype=np.float32)
+
+
+@dataclass
+class CaselawEmbedLinear(Method):
+    """Pooled MiniLM embeddings of the opening and closing chunks of each opinion -> per-task linear heads."""
+
+    task = "caselawqa"
+    name = "embed-linear"
+
+    encoder: str | None = None
+    max_seq_length: int = 256
+    chunk_words: int = 180
+    head_chunks: int = 4
+    tail_chunks: int = 4
+    batch_size: int = 32
+    classifier: str = "svm"
+    Cs: tuple = (0.1, 0.3, 1.0, 3.0)
+    class_weights: tuple = (None, "balanced")
+    k_features: int = 0  # embeddings are signed: no chi2 selection
+    min_train: int = 20
+    cap_val_majority: bool = True
+    refit_on_val: bool = True
+    n_jobs: int = 2
+    backend: str = "loky"
+    scheduler: str | None = None
+
+    def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
+        if not train:
+            raise BaselinesError("embed-linear: no training examples")
+        _, texts, rows = unique_opinions(train)
+        X_val = rows_val = None
+        if val:
+            _, val_texts, rows_val = unique_opinions(val)
+            X_val = pooled_embeddings(val_texts, self)
+        self.heads_ = fit_heads(self, train, val, pooled_embeddings(texts, self), rows, X_val, rows_val)
+        return self
+
+    def predict(self, records: list[ChoiceItem]) -> list[dict]:
+        _, texts, rows = unique_opinions(records)
+        return predict_heads(self.heads_, records, pooled_embeddings(texts, self), rows)
+
+    def save_state(self, folder: Path) -> None:
+        import json
+
+        import joblib
+
+        joblib.dump({"heads": self.heads_}, folder / "state.joblib")
+        (folder / "heads.json").write_text(json.dumps(heads_summary(self.heads_), indent=1))
+
+    def load_state(self, folder: Path) -> None:
+        import joblib
+
+        self.heads_ = joblib.load(folder / "state.joblib")["heads"]

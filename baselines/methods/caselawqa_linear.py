@@ -1,0 +1,126 @@
+"""CaselawQA `linear`: TF-IDF of each opinion (computed once, shared by all tasks) -> one linear head per task."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BaselinesError
+from ..records import ChoiceItem
+from .base import Method
+from .caselawqa_common import by_task, prediction_rows, run_parallel, unique_opinions
+from .caselawqa_heads import HeadConfig, fit_head
+
+
+def head_config(method) -> HeadConfig:
+    """The HeadConfig of a method's hyperparameters."""
+    return HeadConfig(classifier=method.classifier, Cs=tuple(method.Cs), class_weights=tuple(method.class_weights),
+                      k_features=method.k_features, min_train=method.min_train,
+                      cap_val_majority=method.cap_val_majority, refit_on_val=method.refit_on_val)
+
+
+def fit_heads(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_train, rows_train,
+              X_val=None, rows_val=None) -> dict:
+    """Task -> fitted Head, one job per task, run with the method's joblib/Dask settings."""
+    from joblib import delayed
+
+    config = head_config(method)
+    val_groups = by_task(list(zip(val or [], rows_val or [])), key=lambda pair: pair[0].group)
+    train_groups = by_task(list(zip(train, rows_train)), key=lambda pair: pair[0].group)
+
+    def job(task, pairs):
+        items, rows = [p[0] for p in pairs], [p[1] for p in pairs]
+        val_pairs = val_groups.get(task, [])
+        Xv = X_val[[p[1] for p in val_pairs]] if val_pairs else None
+        return delayed(fit_head)(task, len(items[0].choices), config, X_train[rows], [i.answer for i in items],
+                                 Xv, [p[0].answer for p in val_pairs])
+
+    heads = run_parallel((job(task, pairs) for task, pairs in train_groups.items()),
+                         n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler)
+    return {head.task: head for head in heads}
+
+
+def predict_heads(heads: dict, records: list[ChoiceItem], X, rows: list[int]) -> list[dict]:
+    """Rows with per-choice scores; tasks answered by the majority fallback say so."""
+    unknown = sorted({item.group for item in records} - set(heads))
+    if unknown:
+        raise BaselinesError(f"no trained head for task(s) {', '.join(unknown)}; train on those tasks first")
+    out = []
+    for task, pairs in by_task(list(zip(records, rows)), key=lambda pair: pair[0].group).items():
+        head = heads[task]
+        scores = head.scores(X[[p[1] for p in pairs]])
+        extra = {"fallback": head.chosen["fallback"]} if head.model is None else None
+        out.extend(prediction_rows([p[0] for p in pairs], scores, extra))
+    return out
+
+
+def heads_summary(heads: dict) -> dict:
+    return {task: {"kind": "majority" if h.model is None else "linear", **h.chosen} for task, h in sorted(heads.items())}
+
+
+@dataclass
+class CaselawLinear(Method):
+    """Hashed word 1-2-gram TF-IDF of the whole opinion plus its opening and closing passages -> per-task heads."""
+
+    task = "caselawqa"
+    name = "linear"
+
+    ngram_max: int = 2
+    n_features: int = 2 ** 20
+    min_df: int = 2
+    head_chars: int = 4000
+    tail_chars: int = 4000
+    view_weights: tuple = (1.0, 0.6, 0.6)
+    classifier: str = "svm"
+    Cs: tuple = (0.1, 0.3, 1.0, 3.0)
+    class_weights: tuple = (None, "balanced")
+    k_features: int = 30000
+    min_train: int = 20
+    cap_val_majority: bool = True
+    refit_on_val: bool = True
+    n_jobs: int = 2
+    backend: str = "loky"
+    scheduler: str | None = None
+    cache: bool = True
+
+    def _spec(self):
+        from .caselawqa_features import TfidfSpec
+
+        return TfidfSpec(ngram_max=self.ngram_max, n_features=self.n_features, min_df=self.min_df,
+                         head_chars=self.head_chars, tail_chars=self.tail_chars, weights=tuple(self.view_weights))
+
+    def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
+        from .caselawqa_features import cached_fit, cached_transform
+
+        if not train:
+            raise BaselinesError("linear: no training examples")
+        keys, texts, rows = unique_opinions(train)
+        self.features_, X_train = cached_fit(texts, keys, self._spec(), self.cache, n_jobs=self.n_jobs)
+        X_val = rows_val = None
+        if val:
+            val_keys, val_texts, rows_val = unique_opinions(val)
+            X_val = cached_transform(self.features_, val_texts, val_keys, self.cache)
+        self.heads_ = fit_heads(self, train, val, X_train, rows, X_val, rows_val)
+        return self
+
+    def predict(self, records: list[ChoiceItem]) -> list[dict]:
+        from .caselawqa_features import cached_transform
+
+        keys, texts, rows = unique_opinions(records)
+        self.features_.n_jobs = self.n_jobs
+        X = cached_transform(self.features_, texts, keys, self.cache)
+        return predict_heads(self.heads_, records, X, rows)
+
+    def save_state(self, folder: Path) -> None:
+        import joblib
+
+        joblib.dump({"features": self.features_.state(), "heads": self.heads_}, folder / "state.joblib")
+        (folder / "heads.json").write_text(json.dumps(heads_summary(self.heads_), indent=1))
+
+    def load_state(self, folder: Path) -> None:
+        import joblib
+
+        from .caselawqa_features import TfidfFeatures
+
+        state = joblib.load(folder / "state.joblib")
+        self.features_, self.heads_ = TfidfFeatures.from_state(state["features"]), state["heads"]

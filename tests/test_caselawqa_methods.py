@@ -1,0 +1,116 @@
+"""CaselawQA methods on synthetic fixtures (fallbacks, scores, save/load, Dask) and on a few real tasks."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from caselawqa_fixtures import write_normalized
+
+from baselines import run
+from baselines.errors import BaselinesError
+
+SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
+
+
+def _results(folder, split="test"):
+    return json.loads((folder / f"{split}.results.json").read_text())
+
+
+def test_majority_per_task(tmp_path):
+    root = write_normalized(tmp_path)
+    run.train("caselawqa", "majority", root)
+    result, folder = run.evaluate("caselawqa", "majority", root)
+    assert result.per_group["sc_constant"]["accuracy"] == 1.0
+    assert set(result.per_group) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
+    rows = [json.loads(line) for line in (folder / "test.predictions.jsonl").open()]
+    assert all(len(r["scores"]) in (2, 3, 4, 30) for r in rows)
+    assert _results(folder)["metrics"]["mean_task_accuracy"] == pytest.approx(result.metrics["mean_task_accuracy"])
+
+
+def test_linear_learns_and_falls_back(tmp_path):
+    root = write_normalized(tmp_path)
+    folder = run.train("caselawqa", "linear", root, overrides=SMALL)
+    heads = json.loads((folder / "heads.json").read_text())
+    assert heads["sc_constant"]["kind"] == "majority" and "fallback" in heads["sc_constant"]
+    result, out = run.evaluate("caselawqa", "linear", root)
+    assert result.per_group["sc_direction"]["accuracy"] == 1.0
+    assert result.per_group["sc_state"]["accuracy"] >= 0.75
+    rows = {r["id"]: r for r in map(json.loads, (out / "test.predictions.jsonl").open())}
+    constant = next(r for key, r in rows.items() if key.startswith("sc_constant/"))
+    assert "fallback" in constant and len(constant["scores"]) == 2
+    state = next(r for key, r in rows.items() if key.startswith("sc_state/"))
+    assert len(state["scores"]) == 30 and abs(sum(state["scores"]) - 1) < 1e-3
+
+
+def test_linear_on_a_task_subset_and_unknown_task(tmp_path):
+    root = write_normalized(tmp_path)
+    run.train("caselawqa", "linear", root, overrides=SMALL, load_options={"tasks": ["sc_direction"]})
+    with pytest.raises(BaselinesError, match="no trained head for task.*sc_state"):
+        run.evaluate("caselawqa", "linear", root, load_options={"tasks": ["sc_state"]})
+    with pytest.raises(BaselinesError, match="unknown CaselawQA task"):
+        run.evaluate("caselawqa", "linear", root, load_options={"tasks": ["sc_bogus"]})
+
+
+def test_linear_through_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    root = write_normalized(tmp_path)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        overrides = {**SMALL, "backend": "dask", "scheduler": cluster.scheduler_address}
+        run.train("caselawqa", "linear", root, overrides=overrides, name="dask")
+    result, _ = run.evaluate("caselawqa", "linear", root, name="dask")
+    assert result.per_group["sc_direction"]["accuracy"] == 1.0
+
+
+def test_dask_needs_a_reachable_scheduler(tmp_path):
+    root = write_normalized(tmp_path)
+    with pytest.raises(BaselinesError, match="needs a scheduler"):
+        run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "dask"})
+    with pytest.raises(BaselinesError, match="unknown backend"):
+        run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "spark"})
+
+
+def test_score_raw_outputs_with_partial_coverage(tmp_path):
+    root = write_normalized(tmp_path)
+    items = run.load_split(run.get_task("caselawqa"), root, "test")
+    path = tmp_path / "llm.jsonl"
+    with path.open("w") as handle:
+        for item in items[: len(items) // 2]:
+            handle.write(json.dumps({"id": item.id, "raw": f"Answer: {item.labels[item.answer[0]]}"}) + "\n")
+    with pytest.raises(BaselinesError, match="have no prediction"):
+        run.score_file("caselawqa", path, root)
+    result, _ = run.score_file("caselawqa", path, root, missing="skip")
+    assert result.missing == len(items) - len(items) // 2 and result.metrics["accuracy"] == 1.0
+
+
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_linear_beats_majority_on_real_tasks(data_dir):
+    tasks = {"tasks": ["sc_partywinning", "sc_issuearea"]}
+    fast = {"ngram_max": 1, "n_features": 2 ** 18, "Cs": [0.3, 1.0], "class_weights": [None], "k_features": 20000}
+    run.train("caselawqa", "majority", data_dir, load_options=tasks)
+    run.train("caselawqa", "linear", data_dir, overrides=fast, load_options=tasks)
+    floor, _ = run.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
+    linear, _ = run.evaluate("caselawqa", "linear", data_dir, load_options=tasks)
+    for task in tasks["tasks"]:
+        assert linear.per_group[task]["accuracy"] > floor.per_group[task]["accuracy"]
+    assert linear.metrics["mean_task_accuracy"] > floor.metrics["mean_task_accuracy"]
+
+
+def test_cli_only_present_and_backend_options(tmp_path):
+    from typer.testing import CliRunner
+
+    from baselines.cli import app
+
+    root = write_normalized(tmp_path)
+    items = run.load_split(run.get_task("caselawqa"), root, "test")
+    path = tmp_path / "llm.jsonl"
+    path.write_text("".join(json.dumps({"id": i.id, "raw": "B"}) + "\n" for i in items[:5]))
+    runner = CliRunner()
+    partial = runner.invoke(app, ["score", "caselawqa", str(path), "--data-dir", str(root)])
+    assert partial.exit_code == 2 and "have no prediction" in partial.output
+    covered = runner.invoke(app, ["score", "caselawqa", str(path), "--data-dir", str(root), "--only-present"])
+    assert covered.exit_code == 0, covered.output
+    bad = runner.invoke(app, ["train", "caselawqa", "--method", "linear", "--data-dir", str(root),
+                              "--backend", "dask"])
+    assert bad.exit_code == 2 and "needs a scheduler" in bad.output
