@@ -12,6 +12,7 @@ METHODS: dict[str, dict[str, str]] = {
         "embed": "baselines.methods.scalr_similarity:EmbedChooser",
         "random": "baselines.methods.floors:RandomChooser",
         "majority": "baselines.methods.floors:MajorityChooser",
+        "learned": "baselines.methods.scalr_learned:LearnedChooser",
     },
     "caselawqa": {
         "majority": "baselines.methods.caselawqa_majority:CaselawMajority",
