@@ -86,9 +86,14 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   tasks: Optional[str] = Tasks, models_dir: Optional[Path] = ModelsDir,
                   backend: Optional[str] = typer.Option(None, "--backend", help="Per-task jobs: loky | threading | sequential | dask."),
                   scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler for --backend dask, e.g. tcp://HOST:8786.")):
-    """Fit a method and save it under models/<task>/<name>/."""
+    """Fit a method and save it under models/<task>/<name>/ (`segmenter`: the rr sentence segmenter)."""
     from . import run
     from .tasks import get_task
+
+    if task == "segmenter":
+        from .rr_cli import train_segmenter_command
+
+        return train_segmenter_command(data_dir, models_dir)
 
     method = method or guarded(get_task, task).default_method
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
@@ -108,9 +113,20 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  seed: int = typer.Option(0, "--seed", help="Seed for folds and the bootstrap."),
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
                  encoder: Optional[str] = Encoder, name: Optional[str] = Name, tasks: Optional[str] = Tasks,
-                 missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent):
+                 missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
+                 segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rr: score end to end on raw text cut by this segmenter (rule | trained | folder).")):
     """Predict and score a split; writes <split>.predictions.jsonl and <split>.results.json."""
     from . import run
+
+    if task == "segmenter":
+        from .rr_cli import eval_segmenter_command
+
+        return eval_segmenter_command(data_dir, split, models_dir)
+    if segmenter:
+        from .rr_cli import eval_end_to_end_command
+
+        return eval_end_to_end_command(method, data_dir, segmenter=segmenter, split=split, model=model,
+                                       models_dir=models_dir, name=name, seed=seed)
 
     missing = "skip" if only_present else missing
     result, folder = guarded(run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
@@ -169,6 +185,21 @@ def compare_command(task: str = typer.Argument(..., help="Task name."),
         plots.print_report(report)
     for path in written:
         typer.echo(f"wrote {path}", err=markdown_only)
+
+
+@app.command("predict")
+def predict_command(task: str = typer.Argument(..., help="Task name (rr)."),
+                    file: Path = typer.Argument(..., help="A raw judgment as a UTF-8 text file."),
+                    out: Optional[Path] = typer.Option(None, "--out", help="Write the labelled sentences as JSONL."),
+                    model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder (default: models/rr/<method>)."),
+                    method: Optional[str] = Method,
+                    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rule | trained | folder (default: trained if saved, else rule)."),
+                    quiet: bool = typer.Option(False, "--quiet", help="No table."), models_dir: Optional[Path] = ModelsDir):
+    """Cut a raw judgment into sentences and label each with its rhetorical role."""
+    from .rr_cli import predict_command as run_predict
+
+    run_predict(task, file, out=out, model=model, method=method, segmenter=segmenter, models_dir=models_dir,
+                quiet=quiet)
 
 
 @data_app.command("download")

@@ -19,7 +19,11 @@ METHODS: dict[str, dict[str, str]] = {
         "linear": "baselines.methods.caselawqa_linear:CaselawLinear",
         "embed-linear": "baselines.methods.caselawqa_embed:CaselawEmbedLinear",
     },
-    "rr": {},
+    "rr": {
+        "bilstm_crf": "baselines.methods.rr_bilstm_crf:BiLstmCrfTagger",
+        "tfidf_logreg": "baselines.methods.rr_simple:RRTfidfLogreg",
+        "majority": "baselines.methods.rr_simple:RRMajority",
+    },
 }
 
 

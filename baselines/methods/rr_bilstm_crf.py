@@ -1,0 +1,183 @@
+"""BiLSTM-CRF rhetorical-role tagger over frozen sentence embeddings plus position/surface features."""
+from __future__ import annotations
+
+import copy
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..data.rr import Document
+from ..errors import BaselinesError
+from .base import Method
+from .rr_common import (FEATURE_NAMES, check_predictable, embed_documents, rows_for, sentence_features,
+                        training_labels)
+
+
+@dataclass
+class BiLstmCrfTagger(Method):
+    """Each document a sequence of sentence vectors; a BiLSTM gives emissions, a CRF decodes the labels."""
+
+    task = "rr"
+    name = "bilstm_crf"
+
+    encoder: str = "minilm"  # sentence-transformer: local folder, hub name or 'minilm'
+    max_seq_length: int | None = None  # None: the encoder's own limit
+    encode_batch_size: int = 64
+    surface_features: bool = True  # position and lexical features beside the embedding
+    projection: int = 256
+    hidden: int = 192
+    layers: int = 1
+    dropout: float = 0.3
+    lr: float = 0.002
+    weight_decay: float = 0.0001
+    batch_docs: int = 4
+    max_epochs: int = 40
+    patience: int = 6
+    val_fraction: float = 0.1  # documents carved from train for early stopping
+    max_train_len: int = 400  # longer training documents are cut into pieces of this many sentences
+    predict_batch_docs: int = 8
+    seed: int = 0
+
+    def features(self, docs: list[Document], progress: bool = True) -> list[np.ndarray]:
+        """Per document a (n_sentences, dim [+ surface]) float32 matrix."""
+        vectors = embed_documents(docs, self.encoder, self.max_seq_length, self.encode_batch_size, progress)
+        if not self.surface_features:
+            return vectors
+        return [np.hstack([v, sentence_features(d)]).astype(np.float32) for v, d in zip(vectors, docs)]
+
+    def _split(self, n: int) -> tuple[list[int], list[int]]:
+        order = np.random.default_rng(self.seed).permutation(n).tolist()
+        n_val = max(1, int(round(n * self.val_fraction))) if n >= 4 and self.val_fraction > 0 else 0
+        return order[n_val:], order[:n_val]
+
+    def _pieces(self, feats, labels, indexes):
+        """Training sequences, documents longer than max_train_len cut into consecutive pieces."""
+        xs, ys, step = [], [], max(1, self.max_train_len)
+        for i in indexes:
+            for begin in range(0, len(feats[i]), step):
+                xs.append(feats[i][begin:begin + step])
+                ys.append(labels[i][begin:begin + step])
+        return xs, ys
+
+    def fit(self, train: list[Document], val=None):
+        import torch
+
+        from .rr_crf import BiLstmCrf
+
+        started = time.time()
+        docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
+        if not docs:
+            raise BaselinesError("bilstm_crf: no labelled training documents")
+        self.labels_ = training_labels(docs, self.name)
+        index = {label: k for k, label in enumerate(self.labels_)}
+        feats = self.features(docs)
+        labels = [np.array([index[s.label] for s in d.sentences], dtype=np.int64) for d in docs]
+        if val:
+            train_idx, val_idx = list(range(len(docs))), []
+            val_feats, val_labels = self.features(val), [
+                np.array([index.get(s.label, -1) for s in d.sentences]) for d in val]
+        else:
+            train_idx, val_idx = self._split(len(docs))
+            val_feats, val_labels = [feats[i] for i in val_idx], [labels[i] for i in val_idx]
+        torch.manual_seed(self.seed)
+        self.n_features_ = int(feats[0].shape[1])
+        self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
+                                self.dropout)
+        self.history_ = self._train(*self._pieces(feats, labels, train_idx), val_feats, val_labels)
+        self.train_info_ = {"documents": len(docs), "train_documents": len(train_idx),
+                            "val_documents": len(val_feats), "fit_seconds": round(time.time() - started, 2),
+                            "best_epoch": max(self.history_, key=lambda h: h["val_weighted_f1"])["epoch"]
+                            if self.history_ else None}
+        return self
+
+    def _train(self, xs, ys, val_feats, val_labels) -> list[dict]:
+        """Adam on the CRF loss; keep the epoch with the best weighted F1 on the validation documents."""
+        import torch
+        from sklearn.metrics import f1_score
+
+        from .rr_crf import batches
+
+        optimizer = torch.optim.Adam(self.model_.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+        rng = np.random.default_rng(self.seed)
+        history, best, best_state, waited = [], -1.0, None, 0
+        for epoch in range(1, self.max_epochs + 1):
+            self.model_.train()
+            total = 0.0
+            for x, y, lengths, _ in batches(xs, ys, rng.permutation(len(xs)).tolist(), self.batch_docs):
+                optimizer.zero_grad()
+                loss = self.model_.loss(x, y, lengths)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.model_.parameters(), 5.0)
+                optimizer.step()
+                total += float(loss.detach()) * len(lengths)
+            entry = {"epoch": epoch, "loss": round(total / len(xs), 4)}
+            if val_feats:
+                predicted = np.concatenate([p for p, _ in self._decode(val_feats)])
+                gold = np.concatenate(val_labels)
+                entry["val_weighted_f1"] = round(float(f1_score(gold, predicted, average="weighted")), 4)
+            else:
+                entry["val_weighted_f1"] = -entry["loss"]
+            history.append(entry)
+            if entry["val_weighted_f1"] > best:
+                best, best_state, waited = entry["val_weighted_f1"], copy.deepcopy(self.model_.state_dict()), 0
+            else:
+                waited += 1
+                if waited >= self.patience:
+                    break
+        self.model_.load_state_dict(best_state)
+        return history
+
+    def _decode(self, feats: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(label ids, marginals) per document, in the given order; documents batched by length."""
+        import torch
+
+        from .rr_crf import batches
+
+        self.model_.eval()
+        out: list = [None] * len(feats)
+        nonempty = [i for i in range(len(feats)) if len(feats[i])]
+        order = sorted(nonempty, key=lambda i: len(feats[i]))
+        with torch.no_grad():
+            for x, _, lengths, chosen in batches(feats, None, order, self.predict_batch_docs):
+                paths, marginals = self.model_.decode(x, lengths)
+                for i, path, marginal in zip(chosen, paths, marginals):
+                    out[i] = (np.array(path, dtype=np.int64), marginal)
+        empty = (np.zeros(0, dtype=np.int64), np.zeros((0, len(self.labels_))))
+        return [o if o is not None else empty for o in out]
+
+    def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
+        check_predictable(records, self.labels_)
+        feats = self.features(records, progress)
+        if feats and any(len(f) and f.shape[1] != self.n_features_ for f in feats):
+            raise BaselinesError(f"bilstm_crf: features have the wrong width (model expects {self.n_features_}); "
+                                 "was it trained with another encoder?")
+        rows = []
+        for doc, (path, marginal) in zip(records, self._decode(feats)):
+            rows.extend(rows_for(doc, self.labels_, path.tolist(), marginal))
+        return rows
+
+    def save_state(self, folder: Path) -> None:
+        import torch
+
+        torch.save(self.model_.state_dict(), folder / "model.pt")
+        (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
+        (folder / "state.json").write_text(json.dumps({"n_features": self.n_features_,
+                                                       "feature_names": ["embedding"] + FEATURE_NAMES,
+                                                       "history": self.history_, "train": self.train_info_},
+                                                      indent=1))
+
+    def load_state(self, folder: Path) -> None:
+        import torch
+
+        from .rr_crf import BiLstmCrf
+
+        self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
+        state = json.loads((folder / "state.json").read_text())
+        self.n_features_, self.history_, self.train_info_ = state["n_features"], state["history"], state["train"]
+        self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
+                                self.dropout)
+        self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
+        self.model_.eval()

@@ -1,0 +1,77 @@
+"""The torch network of the BiLSTM-CRF tagger: sentence features -> BiLSTM over a document -> CRF."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+from torchcrf import CRF
+
+
+class BiLstmCrf(nn.Module):
+    """Emission scores from a bidirectional LSTM over sentence vectors; label transitions from a CRF."""
+
+    def __init__(self, n_features: int, n_labels: int, projection: int, hidden: int, layers: int, dropout: float):
+        super().__init__()
+        self.project = nn.Sequential(nn.Dropout(dropout), nn.Linear(n_features, projection), nn.ReLU())
+        self.lstm = nn.LSTM(projection, hidden, num_layers=layers, batch_first=True, bidirectional=True,
+                            dropout=dropout if layers > 1 else 0.0)
+        self.drop = nn.Dropout(dropout)
+        self.out = nn.Linear(2 * hidden, n_labels)
+        self.crf = CRF(n_labels, batch_first=True)
+
+    def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """x (B, T, F) padded documents, lengths (B,) -> emission scores (B, T, L)."""
+        h = self.project(x)  # (B, T, P)
+        packed = pack_padded_sequence(h, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        out, _ = self.lstm(packed)
+        out, _ = pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])  # (B, T, 2H)
+        return self.out(self.drop(out))  # (B, T, L)
+
+    def loss(self, x: torch.Tensor, y: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Mean negative log-likelihood per document; y (B, T) label ids (padding ignored)."""
+        mask = padding_mask(lengths, x.shape[1])  # (B, T) bool
+        return -self.crf(self.emissions(x, lengths), y, mask=mask, reduction="mean")
+
+    def decode(self, x: torch.Tensor, lengths: torch.Tensor) -> tuple[list[list[int]], list[np.ndarray]]:
+        """Viterbi label ids and per-sentence marginal probabilities (T_i, L) of each document."""
+        scores = self.emissions(x, lengths)  # (B, T, L)
+        mask = padding_mask(lengths, x.shape[1])
+        paths = self.crf.decode(scores, mask=mask)
+        marginals = [crf_marginals(self.crf, scores[b, :int(n)]).numpy() for b, n in enumerate(lengths)]
+        return paths, marginals
+
+
+def padding_mask(lengths: torch.Tensor, width: int) -> torch.Tensor:
+    """(B, width) True where a position is inside its document."""
+    return torch.arange(width)[None, :] < lengths[:, None]
+
+
+def crf_marginals(crf: CRF, scores: torch.Tensor) -> torch.Tensor:
+    """Forward-backward posterior P(label at t) of one document; scores (T, L) -> (T, L)."""
+    steps, _ = scores.shape
+    trans = crf.transitions  # (L, L): from row label to column label
+    alpha = [crf.start_transitions + scores[0]]  # each (L,)
+    for t in range(1, steps):
+        alpha.append(torch.logsumexp(alpha[-1][:, None] + trans, dim=0) + scores[t])
+    beta = [crf.end_transitions]
+    for t in range(steps - 1, 0, -1):
+        beta.append(torch.logsumexp(trans + (scores[t] + beta[-1])[None, :], dim=1))
+    beta.reverse()
+    log_post = torch.stack(alpha) + torch.stack(beta)  # (T, L)
+    return torch.softmax(log_post, dim=1)
+
+
+def batches(features: list[np.ndarray], labels: list[np.ndarray] | None, order: list[int], size: int):
+    """Padded tensors per batch of documents: x (B, T, F), y (B, T) or None, lengths (B,), indexes."""
+    for begin in range(0, len(order), size):
+        chosen = order[begin:begin + size]
+        lengths = torch.tensor([len(features[i]) for i in chosen], dtype=torch.long)
+        width, dim = int(lengths.max()), features[chosen[0]].shape[1]
+        x = torch.zeros(len(chosen), width, dim)  # (B, T, F)
+        y = torch.zeros(len(chosen), width, dtype=torch.long) if labels is not None else None  # (B, T)
+        for row, i in enumerate(chosen):
+            x[row, :len(features[i])] = torch.from_numpy(features[i])
+            if y is not None:
+                y[row, :len(labels[i])] = torch.from_numpy(labels[i])
+        yield x, y, lengths, chosen

@@ -1,0 +1,110 @@
+"""Per-sentence rhetorical-role baselines: the majority floor and TF-IDF + logistic regression."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..data.rr import Document, model_input
+from ..errors import BaselinesError
+from .base import Method
+from .rr_common import check_predictable, rows_for, training_labels
+
+
+def labelled_sentences(train: list[Document]) -> tuple[list[str], list[str]]:
+    """(texts, labels) of every labelled training sentence."""
+    pairs = [(model_input(s.text), s.label) for d in train for s in d.sentences if s.label is not None]
+    return [t for t, _ in pairs], [label for _, label in pairs]
+
+
+@dataclass
+class RRMajority(Method):
+    """Every sentence gets the most frequent training label (ties: the first label in sorted order)."""
+
+    task = "rr"
+    name = "majority"
+
+    def fit(self, train: list[Document], val=None):
+        self.labels_ = training_labels(train, self.name)
+        counts = Counter(s.label for d in train for s in d.sentences if s.label is not None)
+        self.answer_ = min(counts, key=lambda label: (-counts[label], label))
+        self.counts_ = dict(counts)
+        return self
+
+    def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
+        check_predictable(records, self.labels_)
+        k = self.labels_.index(self.answer_)
+        return [row for doc in records for row in rows_for(doc, self.labels_, [k] * len(doc.sentences))]
+
+    def save_state(self, folder: Path) -> None:
+        (folder / "state.json").write_text(json.dumps({"labels": list(self.labels_), "answer": self.answer_,
+                                                       "counts": self.counts_}))
+
+    def load_state(self, folder: Path) -> None:
+        state = json.loads((folder / "state.json").read_text())
+        self.labels_, self.answer_, self.counts_ = tuple(state["labels"]), state["answer"], state["counts"]
+
+
+@dataclass
+class RRTfidfLogreg(Method):
+    """Each sentence on its own: word n-gram TF-IDF, multinomial logistic regression (no context, no CRF)."""
+
+    task = "rr"
+    name = "tfidf_logreg"
+
+    ngram_max: int = 2
+    min_df: int = 2
+    max_features: int | None = 200000
+    sublinear_tf: bool = True
+    C: float = 4.0
+    class_weight: str | None = None  # None or 'balanced'
+    max_iter: int = 2000
+    seed: int = 0
+
+    def fit(self, train: list[Document], val=None):
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.linear_model import LogisticRegression
+
+        texts, labels = labelled_sentences(train)
+        if not texts:
+            raise BaselinesError("tfidf_logreg: no labelled training sentences")
+        self.labels_ = training_labels(train, self.name)
+        self.vectorizer_ = TfidfVectorizer(ngram_range=(1, self.ngram_max), min_df=self.min_df,
+                                           max_features=self.max_features, sublinear_tf=self.sublinear_tf)
+        matrix = self.vectorizer_.fit_transform(texts)  # (sentences, vocab) sparse
+        index = {label: k for k, label in enumerate(self.labels_)}
+        self.model_ = LogisticRegression(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter,
+                                         random_state=self.seed)
+        self.model_.fit(matrix, np.array([index[label] for label in labels]))
+        return self
+
+    def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
+        check_predictable(records, self.labels_)
+        texts = [model_input(s.text) for d in records for s in d.sentences]
+        if not texts:
+            return []
+        known = self.model_.predict_proba(self.vectorizer_.transform(texts))  # (sentences, trained classes)
+        probabilities = np.zeros((len(texts), len(self.labels_)))
+        probabilities[:, self.model_.classes_] = known
+        rows, offset = [], 0
+        for doc in records:
+            block = probabilities[offset:offset + len(doc.sentences)]
+            rows.extend(rows_for(doc, self.labels_, block.argmax(axis=1).tolist(), block))
+            offset += len(doc.sentences)
+        return rows
+
+    def save_state(self, folder: Path) -> None:
+        import joblib
+
+        joblib.dump({"vectorizer": self.vectorizer_, "model": self.model_}, folder / "model.joblib")
+        (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
+
+    def load_state(self, folder: Path) -> None:
+        import joblib
+
+        state = joblib.load(folder / "model.joblib")
+        self.vectorizer_, self.model_ = state["vectorizer"], state["model"]
+        self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))

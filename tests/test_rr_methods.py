@@ -1,0 +1,121 @@
+"""Rhetorical-role taggers on toy data: the CRF network, the floors, save/load and bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from baselines.data.rr import Document, Sentence
+from baselines.errors import BaselinesError, DataError
+from baselines.methods.base import Method
+from baselines.methods.rr_common import sentence_features
+from baselines.methods.rr_crf import BiLstmCrf, batches, crf_marginals
+from baselines.methods.rr_simple import RRMajority, RRTfidfLogreg
+from baselines.rr_pipeline import document_from_text, project, resegment
+
+
+def toy_sequences(n, rng):
+    """Label 0 starts every document and labels then cycle 0->1->2->0; features after t=0 are noise."""
+    xs, ys = [], []
+    for _ in range(n):
+        length = int(rng.integers(1, 12))
+        y = np.arange(length) % 3
+        x = rng.normal(size=(length, 4)).astype(np.float32)
+        x[0, 0] += 3.0
+        xs.append(x)
+        ys.append(y.astype(np.int64))
+    return xs, ys
+
+
+def test_bilstm_crf_learns_a_toy_sequence_problem():
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    xs, ys = toy_sequences(64, rng)
+    model = BiLstmCrf(4, 3, projection=16, hidden=16, layers=1, dropout=0.0)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.02)
+    for _ in range(30):
+        for x, y, lengths, _ in batches(xs, ys, list(range(len(xs))), 16):
+            optimizer.zero_grad()
+            model.loss(x, y, lengths).backward()
+            optimizer.step()
+    model.eval()
+    test_x, test_y = toy_sequences(20, rng)
+    with torch.no_grad():
+        x, _, lengths, _ = next(batches(test_x, None, list(range(20)), 20))
+        paths, marginals = model.decode(x, lengths)
+    accuracy = np.mean(np.concatenate([np.array(p) == y for p, y in zip(paths, test_y)]))
+    assert accuracy > 0.9
+    for path, marginal, y in zip(paths, marginals, test_y):
+        assert len(path) == len(y) == marginal.shape[0]
+        assert np.allclose(marginal.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_marginals_match_brute_force():
+    from itertools import product
+
+    from torchcrf import CRF
+
+    torch.manual_seed(1)
+    crf = CRF(3, batch_first=True)
+    torch.nn.init.normal_(crf.transitions)
+    scores = torch.randn(4, 3)  # (T, L)
+    totals = torch.zeros(4, 3)
+    for path in product(range(3), repeat=4):
+        tags = torch.tensor([path])
+        weight = crf._compute_score(scores[None].transpose(0, 1), tags.T, torch.ones(4, 1, dtype=torch.bool)).exp()
+        for t, label in enumerate(path):
+            totals[t, label] += weight[0]
+    expected = totals / totals.sum(dim=1, keepdim=True)
+    assert torch.allclose(crf_marginals(crf, scores), expected, atol=1e-5)
+
+
+def doc(doc_id, pairs):
+    text, spans, offset = "", [], 0
+    for sentence, label in pairs:
+        spans.append((offset, offset + len(sentence), label))
+        text += sentence + "\n"
+        offset += len(sentence) + 1
+    sentences = [Sentence(f"{doc_id}/{k}", s, e, text[s:e], label) for k, (s, e, label) in enumerate(spans)]
+    return Document(doc_id, text, sentences, labels=("FAC", "RATIO", "RPC"))
+
+
+TRAIN = [doc(f"d{k}", [("The facts are these.", "FAC"), ("The accused was seen.", "FAC"),
+                       ("We hold the law is clear.", "RATIO"), ("Appeal dismissed.", "RPC")]) for k in range(6)]
+
+
+def test_floors_and_tfidf_predict_one_row_per_sentence(tmp_path):
+    one = [doc("single", [("Appeal dismissed.", "RPC")])]
+    majority = RRMajority().fit(TRAIN)
+    assert {r["prediction"] for r in majority.predict(TRAIN)} == {"FAC"}
+    tfidf = RRTfidfLogreg(min_df=1).fit(TRAIN)
+    rows = tfidf.predict(TRAIN + one)
+    assert [r["id"] for r in rows][-1] == "single/0" and rows[-1]["prediction"] == "RPC"
+    assert abs(sum(rows[0]["probabilities"].values()) - 1) < 1e-3
+    folder = tfidf.save(tmp_path / "tfidf")
+    assert Method.load(folder).predict(TRAIN) == tfidf.predict(TRAIN)
+
+
+def test_unknown_gold_label_is_a_clear_error():
+    model = RRMajority().fit(TRAIN)
+    strange = [doc("odd", [("Something.", "STA")])]
+    with pytest.raises(DataError, match="'odd'.*STA"):
+        model.predict(strange)
+    with pytest.raises(BaselinesError, match="no labelled"):
+        RRMajority().fit([doc("x", [("Text.", None)])])
+
+
+def test_surface_features_for_one_and_many_sentences():
+    assert sentence_features(doc("one", [("Held: appeal allowed.", "RPC")])).shape == (1, 24)
+    many = doc("long", [(f"Sentence {k} of the judgment.", "FAC") for k in range(5000)])
+    features = sentence_features(many)
+    assert features.shape == (5000, 24) and np.isfinite(features).all()
+
+
+def test_projection_to_gold_sentences():
+    gold = doc("g", [("First one.", "FAC"), ("Second one.", "FAC"), ("Third.", "RPC")])
+    spans = [(0, 22), (23, 29)]  # first two gold sentences merged
+    predicted = resegment([gold], type("Fixed", (), {"segment": lambda self, text: spans})())
+    rows = [{"id": s.id, "prediction": label} for s, label in zip(predicted[0].sentences, ["FAC", "RPC"])]
+    assert [(r["id"], r["prediction"]) for r in project(predicted, rows)] == [
+        ("g/0", "FAC"), ("g/1", "FAC"), ("g/2", "RPC")]
+    assert document_from_text("x", "ab", [(0, 2)]).sentences[0].id == "x/s0"
