@@ -266,3 +266,12 @@ def mcnemar(first: np.ndarray, second: np.ndarray) -> float:
     if discordant == 0:
         return 1.0
     return float(min(1.0, 2 * bdtr(min(only_first, only_second), discordant, 0.5)))
+
+
+def group_accuracy(system: System, ids: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Groups (CaselawQA tasks) among `ids`, their sizes, and the system's accuracy in each."""
+    picked = system.take(ids)
+    groups, index = np.unique(picked["group"], return_inverse=True)
+    n = np.bincount(index, minlength=len(groups))
+    right = np.bincount(index, weights=picked["correct"].astype(np.float64), minlength=len(groups))
+    return groups.tolist(), n, right / n

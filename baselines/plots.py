@@ -6,6 +6,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from .compare import Report, System
 from .errors import BaselinesError, unknown_name
 from .io import atomic_path
@@ -96,14 +98,14 @@ def breakdowns(report: Report) -> list[Table]:
         rows.append(["all", "example-weighted", *(s.result["metrics"].get("accuracy") for s in systems)])
         tasks = sorted({t for s in systems for t in s.result.get("per_group", {})})
         per_task = [[t, report.task.supergroup(t) if report.task.supergroup else "",
-                     _first_n(systems, "per_group", t),
+                     _first_n([report.reference, *systems], "per_group", t),
                      *(s.result.get("per_group", {}).get(t, {}).get("accuracy") for s in systems)] for t in tasks]
         return [Table("accuracy per court", "per_court", ["court", "measure", *names], rows),
                 Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
     if report.task.kind == "sequence-labelling":
         labels = sorted({lab for s in systems for lab in s.result.get("per_label", {})},
-                        key=lambda lab: -(_first_n(systems, "per_label", lab, "support") or 0))
-        rows = [[lab, _first_n(systems, "per_label", lab, "support"),
+                        key=lambda lab: -(_first_n([report.reference, *systems], "per_label", lab, "support") or 0))
+        rows = [[lab, _first_n([report.reference, *systems], "per_label", lab, "support"),
                  *(s.result.get("per_label", {}).get(lab, {}).get("f1") for s in systems)] for lab in labels]
         return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
     return []
@@ -263,25 +265,28 @@ def interval_png(report: Report) -> bytes:
 
 
 def scatter_png(report: Report, system: System) -> bytes:
-    """Per-task accuracy of `system` against the reference (CaselawQA); point area ~ task size."""
-    mine, theirs = system.result.get("per_group", {}), report.reference.result.get("per_group", {})
-    tasks = sorted(set(mine) & set(theirs))
-    if not tasks:
-        raise BaselinesError(f"{system.name} and {report.reference.name} share no task to plot")
-    x = [100 * theirs[t]["accuracy"] for t in tasks]
-    y = [100 * mine[t]["accuracy"] for t in tasks]
+    """Per-task accuracy of `system` against the reference on the items both answered; area ~ task size."""
+    from .compare import group_accuracy
+
+    shared = np.intersect1d(report.reference.ids, system.ids)
+    if len(shared) == 0:
+        raise BaselinesError(f"{system.name} and {report.reference.name} share no item to plot")
+    tasks, n, x = group_accuracy(report.reference, shared)
+    _, _, y = group_accuracy(system, shared)
+    x, y = 100 * x, 100 * y
     figure = _figure(6.5, 6.5)
     axes = figure.add_subplot()
     axes.plot([0, 100], [0, 100], color="grey", linewidth=1, linestyle="--")
-    axes.scatter(x, y, s=[min(150, 8 + 2 * theirs[t]["n"] ** 0.5) for t in tasks], alpha=0.6)
-    gaps = sorted(tasks, key=lambda t: -abs(mine[t]["accuracy"] - theirs[t]["accuracy"]))
-    for t in [t for t in gaps if abs(mine[t]["accuracy"] - theirs[t]["accuracy"]) >= 0.05][:6]:
-        axes.annotate(t, (100 * theirs[t]["accuracy"], 100 * mine[t]["accuracy"]), fontsize=7,
-                      textcoords="offset points", xytext=(4, 4))
-    axes.set_xlim(0, 100)
-    axes.set_ylim(0, 100)
+    axes.scatter(x, y, s=np.minimum(150, 8 + 2 * np.sqrt(n)), alpha=0.6)
+    gaps = np.argsort(-np.abs(y - x))
+    for rank, k in enumerate([k for k in gaps if abs(y[k] - x[k]) >= 5][:4]):
+        axes.annotate(tasks[k], (x[k], y[k]), fontsize=7, textcoords="offset points",
+                      xytext=(5, 5 if rank % 2 == 0 else -11))
+    axes.set_xlim(-2, 102)
+    axes.set_ylim(-2, 102)
     axes.set_xlabel(f"{report.reference.name}: accuracy per task (%)")
     axes.set_ylabel(f"{system.name}: accuracy per task (%)")
-    above = sum(b > a for a, b in zip(x, y))
-    axes.set_title(f"{report.task.name}: {system.name} is better on {above} of {len(tasks)} tasks")
+    on = "" if len(shared) == len(report.reference.ids) == len(system.ids) else f", on {len(shared)} shared items"
+    axes.set_title(f"{report.task.name}: {system.name} is better on {int(np.sum(y > x))} of {len(tasks)} tasks{on}",
+                   fontsize=10)
     return _png(figure)
