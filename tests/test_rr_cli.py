@@ -1,0 +1,55 @@
+"""The rr commands end to end on toy files: train from JSONL, predict raw text, bad input exits 2."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from baselines.cli import app
+
+runner = CliRunner()
+SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
+             "We have considered the evidence on record.", "Accordingly, the appeal is dismissed."]
+LABELS = ["PREAMBLE", "FAC", "ANALYSIS", "RPC"]
+
+
+def train_file(tmp_path):
+    path = tmp_path / "train.jsonl"
+    path.write_text("".join(json.dumps({"id": f"d{k}", "sentences": SENTENCES, "labels": LABELS}) + "\n"
+                            for k in range(5)))
+    return path
+
+
+def test_train_and_predict_raw_text(tmp_path):
+    result = runner.invoke(app, ["train", "rr", "--method", "tfidf_logreg", "--train-file", str(train_file(tmp_path)),
+                                 "--set", "min_df=1"])
+    assert result.exit_code == 0, result.output
+    judgment = tmp_path / "judgment.txt"
+    judgment.write_text("IN THE HIGH COURT OF KARNATAKA AT BENGALURU.\n"
+                        "The appellant was charged with theft. We have considered the evidence. "
+                        "Accordingly, the appeal is dismissed.\n", encoding="utf-8")
+    out = tmp_path / "judgment.jsonl"
+    result = runner.invoke(app, ["predict", "rr", str(judgment), "--method", "tfidf_logreg", "--segmenter", "rule",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["label"] for r in rows] == LABELS
+    assert rows[1]["text"] == judgment.read_text()[rows[1]["start"]:rows[1]["end"]]
+    assert set(rows[0]["probabilities"]) == set(LABELS)
+    assert "RPC" in result.output
+
+
+def test_predict_bad_input_exits_2(tmp_path):
+    runner.invoke(app, ["train", "rr", "--method", "majority", "--train-file", str(train_file(tmp_path))])
+    binary = tmp_path / "bad.txt"
+    binary.write_bytes(b"\xff\xfe caf\xe9")
+    result = runner.invoke(app, ["predict", "rr", str(binary), "--method", "majority", "--segmenter", "rule"])
+    assert result.exit_code == 2 and "UTF-8" in result.output
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    result = runner.invoke(app, ["predict", "rr", str(empty), "--method", "majority", "--segmenter", "rule"])
+    assert result.exit_code == 2 and "empty" in result.output
+    result = runner.invoke(app, ["predict", "scalr", str(empty)])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["eval", "segmenter", "--data-dir", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2
