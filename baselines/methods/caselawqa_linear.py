@@ -15,7 +15,7 @@ from .caselawqa_heads import HeadConfig, fit_head
 def head_config(method) -> HeadConfig:
     """The HeadConfig of a method's hyperparameters."""
     return HeadConfig(classifier=method.classifier, Cs=tuple(method.Cs), class_weights=tuple(method.class_weights),
-                      k_features=method.k_features, min_train=method.min_train,
+                      k_features=method.k_features, min_train=method.min_train, min_val=method.min_val,
                       cap_val_majority=method.cap_val_majority, refit_on_val=method.refit_on_val)
 
 
@@ -72,10 +72,11 @@ class CaselawLinear(Method):
     tail_chars: int = 4000
     view_weights: tuple = (1.0, 0.6, 0.6)
     classifier: str = "svm"
-    Cs: tuple = (0.1, 0.3, 1.0, 3.0)
+    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
     class_weights: tuple = (None, "balanced")
     k_features: int = 30000
     min_train: int = 20
+    min_val: int = 30
     cap_val_majority: bool = True
     refit_on_val: bool = True
     n_jobs: int = 2
