@@ -39,8 +39,8 @@ def gold_pairs(docs) -> list[tuple[str, list[tuple[int, int]]]]:
     return [(d.text, [(s.start, s.end) for s in d.sentences]) for d in docs]
 
 
-def train_segmenter(data_dir=None, *, models_dir=None, epochs: int = 3, sample: float = 0.3, seed: int = 0,
-                    val_docs: int = 20, log=print) -> Path:
+def train_segmenter(data_dir=None, *, models_dir=None, epochs: int = 3, sample: float = 0.3, width: int = 48,
+                    depth: int = 3, seed: int = 0, val_docs: int = 20, log=print) -> Path:
     """Train the senter on LegalEval train (minus `val_docs` documents kept for epoch selection) and save it."""
     from baselines.data.rr import load_rr
     from baselines.run import peak_memory_mib
@@ -55,9 +55,9 @@ def train_segmenter(data_dir=None, *, models_dir=None, epochs: int = 3, sample: 
     random.Random(seed).shuffle(order)
     val = [docs[i] for i in order[:val_docs]]
     train = [docs[i] for i in order[val_docs:]]
-    params = {"epochs": epochs, "sample": sample, "seed": seed, "val_docs": val_docs}
-    segmenter, info = train_senter(gold_pairs(train), gold_pairs(val), epochs=epochs, sample=sample, seed=seed,
-                                   log=log)
+    params = {"epochs": epochs, "sample": sample, "width": width, "depth": depth, "seed": seed, "val_docs": val_docs}
+    segmenter, info = train_senter(gold_pairs(train), gold_pairs(val), epochs=epochs, sample=sample, width=width,
+                                   depth=depth, seed=seed, log=log)
     folder = segmenter_folder(models_dir)
     segmenter.save(folder, {"params": params, **info, "train_documents": len(train),
                             "train_seconds": round(time.time() - started, 1), "peak_memory_mib": peak_memory_mib(),
