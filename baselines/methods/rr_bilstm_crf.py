@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.rr import Document
+from ..data.rr import Document, model_input
 from ..errors import BaselinesError
 from .base import Method
 from .rr_common import (FEATURE_NAMES, check_predictable, embed_documents, rows_for, sentence_features,
@@ -27,6 +27,7 @@ class BiLstmCrfTagger(Method):
     max_seq_length: int | None = None  # None: the encoder's own limit
     encode_batch_size: int = 64
     surface_features: bool = True  # position and lexical features beside the embedding
+    tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
     projection: int = 256
     hidden: int = 192
     layers: int = 1
@@ -43,10 +44,32 @@ class BiLstmCrfTagger(Method):
 
     def features(self, docs: list[Document], progress: bool = True) -> list[np.ndarray]:
         """Per document a (n_sentences, dim [+ surface]) float32 matrix."""
-        vectors = embed_documents(docs, self.encoder, self.max_seq_length, self.encode_batch_size, progress)
-        if not self.surface_features:
-            return vectors
-        return [np.hstack([v, sentence_features(d)]).astype(np.float32) for v, d in zip(vectors, docs)]
+        parts = [embed_documents(docs, self.encoder, self.max_seq_length, self.encode_batch_size, progress)]
+        if self.surface_features:
+            parts.append([sentence_features(d) for d in docs])
+        if self.tfidf_dims > 0:
+            parts.append(self._tfidf(docs))
+        return [np.hstack(blocks).astype(np.float32) for blocks in zip(*parts)]
+
+    def _tfidf(self, docs: list[Document]) -> list[np.ndarray]:
+        """Per document (n_sentences, tfidf_dims): TF-IDF reduced by SVD, scaled to unit length."""
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.preprocessing import normalize
+
+        texts = [model_input(s.text) for d in docs for s in d.sentences]
+        if not hasattr(self, "tfidf_"):
+            vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=2, max_features=100000, sublinear_tf=True)
+            svd = TruncatedSVD(self.tfidf_dims, random_state=self.seed)
+            svd.fit(vectorizer.fit_transform(texts))
+            self.tfidf_ = (vectorizer, svd)
+        vectorizer, svd = self.tfidf_
+        reduced = normalize(svd.transform(vectorizer.transform(texts))) if texts else np.zeros((0, self.tfidf_dims))
+        out, offset = [], 0
+        for doc in docs:
+            out.append(reduced[offset:offset + len(doc.sentences)])
+            offset += len(doc.sentences)
+        return out
 
     def _split(self, n: int) -> tuple[list[int], list[int]]:
         order = np.random.default_rng(self.seed).permutation(n).tolist()
@@ -72,6 +95,7 @@ class BiLstmCrfTagger(Method):
         if not docs:
             raise BaselinesError("bilstm_crf: no labelled training documents")
         self.labels_ = training_labels(docs, self.name)
+        self.__dict__.pop("tfidf_", None)  # refit: the TF-IDF projection is learned from these documents
         index = {label: k for k, label in enumerate(self.labels_)}
         feats = self.features(docs)
         labels = [np.array([index[s.label] for s in d.sentences], dtype=np.int64) for d in docs]
@@ -164,6 +188,10 @@ class BiLstmCrfTagger(Method):
 
         torch.save(self.model_.state_dict(), folder / "model.pt")
         (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
+        if self.tfidf_dims > 0:
+            import joblib
+
+            joblib.dump(self.tfidf_, folder / "tfidf.joblib")
         (folder / "state.json").write_text(json.dumps({"n_features": self.n_features_,
                                                        "feature_names": ["embedding"] + FEATURE_NAMES,
                                                        "history": self.history_, "train": self.train_info_},
@@ -177,6 +205,10 @@ class BiLstmCrfTagger(Method):
         self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
         state = json.loads((folder / "state.json").read_text())
         self.n_features_, self.history_, self.train_info_ = state["n_features"], state["history"], state["train"]
+        if self.tfidf_dims > 0:
+            import joblib
+
+            self.tfidf_ = joblib.load(folder / "tfidf.joblib")
         self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
                                 self.dropout)
         self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
