@@ -90,6 +90,8 @@ def compare(task_name: str, models_dir=None, split: str | None = None, against: 
             replicates: int = 1000, seed: int = 0) -> Report:
     """Load every results file of a task split and compare each system with the reference."""
     task = get_task(task_name)
+    if replicates < 1:
+        raise BaselinesError(f"--replicates must be at least 1, got {replicates}")
     split = split or task.eval_split
     systems = sorted(collect(task, models_dir, split), key=lambda s: (-s.value, s.name))
     reference, notes = choose_reference(systems, against)

@@ -180,3 +180,16 @@ def test_no_results_and_unknown_reference_are_errors():
     write_system("scalr", "a", scalr_refs(5), {0})
     with pytest.raises(BaselinesError, match="unknown system"):
         compare("scalr", against="nope")
+
+
+def test_cross_validated_runs_are_listed_with_their_folds():
+    refs = scalr_refs(10)
+    write_system("scalr", "tfidf", refs, set(range(4)))
+    task = get_task("scalr")
+    predictions = [{"id": ref.id, "prediction": ref.gold[0]} for ref in refs]
+    result, samples = score(task, predictions, refs, method="tfidf", split="test.cv5")
+    result.meta = {"method": "tfidf", "command": "cv"}
+    write_outputs(models_root() / "scalr" / "tfidf", "test.cv5", result, samples, None)
+    report = compare("scalr", against="tfidf")
+    assert [s.name for s in report.systems] == ["tfidf (cv5)", "tfidf"]
+    assert report.paired["tfidf (cv5)"].difference == pytest.approx(0.6)
