@@ -10,8 +10,9 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
 * generate_until samples become {"id", "raw"}: the text of `filtered_resps` (else `resps`), read by
   the one answer extractor like any other generation.
 * loglikelihood (multiple-choice) samples, one [logprob, is_greedy] per choice, become
-  {"id", "choice", "n_choices"}: the most likely choice's position, which the evaluator maps to the
-  item's label at the same position after checking that the number of choices matches.
+  {"id", "choice", "n_choices", "continuation"}: the most likely choice. The evaluator takes its
+  scored text when that is one of the item's labels (CaselawQA-style " A"), else the item's label
+  at the same position, after checking that the number of choices matches.
 """
 from __future__ import annotations
 
@@ -94,13 +95,27 @@ def _answer(row: dict, path: Path, line: int) -> dict:
         if len(pairs) < 2:
             raise DataError("a single loglikelihood request is not a multiple-choice answer", path, line)
         scores = [pair[0] for pair in pairs]
-        return {"choice": scores.index(max(scores)), "n_choices": len(scores)}
+        best = scores.index(max(scores))
+        return {"choice": best, "n_choices": len(scores), "continuation": _continuation(row, best)}
     if len(items) != 1:
         raise DataError(f"{len(items)} generation requests in one sample; expected 1", path, line)
     text = _first(items[0]) if isinstance(items[0], list) else items[0]
     if text is not None and not isinstance(text, str):
         raise DataError(f"the response is not text: {text!r}", path, line)
     return {"raw": text}
+
+
+def _continuation(row: dict, index: int) -> str | None:
+    """The text scored for choice `index` (arguments as {"gen_args_k": {"arg_1": ...}} or [[context, text]])."""
+    arguments = row.get("arguments")
+    try:
+        if isinstance(arguments, dict):
+            text = arguments[f"gen_args_{index}"]["arg_1"]
+        else:
+            text = arguments[index][1]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return text.strip() if isinstance(text, str) else None
 
 
 def _first(value):
@@ -126,8 +141,12 @@ def _loglikelihood(item) -> tuple[float, bool] | None:
 
 
 def choice_label(row: dict, reference) -> str:
-    """The item's label at the position of the chosen option; the option counts must agree."""
+    """The chosen option's text when it is one of the item's labels (" A"), else the label at its position.
+
+    Mapping by position needs as many options in the log as the item has labels."""
     count, index = row.get("n_choices"), row.get("choice")
+    if row.get("continuation") in reference.labels:
+        return row["continuation"]
     if count != len(reference.labels):
         raise BaselinesError(f"id {reference.id}: the log scores {count} choices but the item has "
                              f"{len(reference.labels)} labels; cannot map the chosen option to a label")

@@ -95,7 +95,8 @@ def test_several_filters_need_a_choice():
 @pytest.mark.parametrize("strings", [True, False])  # v0.4.3+ logs hold strings; older ones numbers
 def test_loglikelihood_samples_map_the_best_choice_to_the_label_at_its_position(strings):
     rows = [choice_sample(0, QUESTIONS[0], [-1.0, -3.0, -0.5, -2.0, -4.0], strings)]
-    assert rows_from_lm_eval(numbered(rows), Path("x")) == [{"id": "0", "choice": 2, "n_choices": 5}]
+    assert rows_from_lm_eval(numbered(rows), Path("x")) == [
+        {"id": "0", "choice": 2, "n_choices": 5, "continuation": "holding 0.2"}]
     refs = [Reference(id="0", gold=("2",), labels=("0", "1", "2", "3", "4"))]
     result, samples = score(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 5}], refs)
     assert samples[0]["answer"] == "2" and result.metrics["accuracy"] == 1.0
@@ -154,3 +155,14 @@ def test_bad_input_exits_2_without_results(tmp_path, scalr_file, case):
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ")
     assert not (models_root() / "scalr" / "bad").exists()
+
+
+def test_choices_scored_as_label_text_map_by_text():
+    doc = {"id": "sc_x/1", "question": "q", "choices": ["no", "yes", "other"]}
+    sample = choice_sample(0, {**QUESTIONS[0], **doc}, [-3.0, -1.0, -2.0])
+    sample["arguments"] = [["ctx", " C"], ["ctx", " A"], ["ctx", " B"]]  # older layout: [[context, continuation]]
+    (row,) = rows_from_lm_eval(numbered([sample]), Path("x"))
+    assert row["continuation"] == "A"
+    refs = [Reference(id="sc_x/1", gold=("A",), labels=("A", "B", "C", "D"))]  # counts differ: text decides
+    result, samples = score(get_task("caselawqa"), [row], refs)
+    assert samples[0]["answer"] == "A" and result.metrics["accuracy"] == 1.0
