@@ -128,7 +128,8 @@ def load_system(task: Task, path: Path, name: str) -> System:
     for line, row in rows:
         absent = [key for key in SAMPLE_KEYS if key not in row]
         if absent or not isinstance(row["gold"], list) or not (row["correct"] or row["gold"]):
-            raise DataError(f"unknown samples schema (missing or bad {', '.join(absent) or 'gold'})", samples_path, line)
+            raise DataError(f"unknown samples schema (missing or bad {', '.join(absent) or 'gold'})",
+                            samples_path, line)
     rows = [row for _, row in rows]
     if len(rows) != result["n"]:
         raise DataError(f"{len(rows)} samples but the results file says n={result['n']} (stale file?)", samples_path)
