@@ -35,7 +35,11 @@ def fit_heads(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_t
         return delayed(fit_head)(task, len(items[0].choices), config, X_train[rows], [i.answer for i in items],
                                  Xv, [p[0].answer for p in val_pairs])
 
-    heads = run_parallel((job(task, pairs) for task, pairs in train_groups.items()),
+    def cost(entry):  # largest jobs first, so the last jobs to finish are short ones
+        pairs = entry[1]
+        return -len(pairs) * len({a for p in pairs for a in p[0].answer})
+
+    heads = run_parallel((job(task, pairs) for task, pairs in sorted(train_groups.items(), key=cost)),
                          n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler)
     return {head.task: head for head in heads}
 
