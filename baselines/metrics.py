@@ -136,9 +136,15 @@ def bootstrap_weights(out: Outcomes, replicates: int, rng: np.random.Generator, 
         size = min(chunk, replicates - start)
         unit_weights = np.zeros((size, len(units)))  # (b, units)
         for members in strata:
-            draws = rng.multinomial(len(members), np.full(len(members), 1 / len(members)), size=size)
-            unit_weights[:, members] = draws
+            unit_weights[:, members] = _resample_counts(rng, size, len(members))
         yield unit_weights[:, unit_index]  # (b, n)
+
+
+def _resample_counts(rng: np.random.Generator, replicates: int, size: int) -> np.ndarray:
+    """(replicates, size) counts of each unit in `size` draws with replacement (multinomial, uniform)."""
+    draws = rng.integers(0, size, size=(replicates, size))  # (b, size) drawn unit indexes
+    offsets = (np.arange(replicates) * size)[:, None]
+    return np.bincount((draws + offsets).ravel(), minlength=replicates * size).reshape(replicates, size)
 
 
 def bootstrap_interval(metric: str, out: Outcomes, replicates: int = 1000, seed: int = 0,
