@@ -1,16 +1,16 @@
 """Per-(question, choice) similarity signals for SCALR and their within-question normalisation.
 
 Signals come in groups so that ablations can switch them on and off:
-  lexical    TF-IDF cosines with several weightings (IDF fit on the training questions' texts),
-             a TF-IDF cosine whose IDF comes from the question's own six texts, and BM25
+  lexical    every TF-IDF-based signal: cosines with the question under several weightings (IDF
+             fit on the training questions' texts), a cosine whose IDF comes from the question's
+             own six texts, BM25, and the mean TF-IDF cosine of a choice to the other choices
   semantic   sentence-encoder cosines of each choice with the question and with its last line
-  centrality mean similarity of a choice to the other choices of the same question
+  centrality mean encoder cosine of a choice to the other choices of the same question
   length     the choice's length in words
 Every signal is turned into within-question features (z-score, rank, is-highest, is-lowest),
 so a model sees how a choice compares with its four rivals, never a raw corpus-level value.
 """
 from __future__ import annotations
-
 
 import numpy as np
 
@@ -79,7 +79,9 @@ class LexicalStats:
                 block = matrix[starts[k]:starts[k + 1]]
                 signals[name] = (block[1:] @ block[0].T).toarray().ravel()
         counts = self._counts(texts)
+        centrality = self.tfidf_centrality(items)
         for k, (item, signals) in enumerate(zip(items, out)):
+            signals["tfidf_centrality"] = centrality[k]
             signals["tfidf_own_idf"] = _own_idf_cosine([item.question, *item.choices])
             signals["bm25"] = self._bm25(counts[starts[k]:starts[k + 1]])
         return out
@@ -138,21 +140,24 @@ def _mean_to_others(similarity: np.ndarray) -> np.ndarray:
     return (similarity.sum(1) - np.diag(similarity)) / (n - 1)
 
 
-def semantic_signals(items: list[ChoiceItem], encoders: list[str], centrality: bool) -> list[dict[str, np.ndarray]]:
-    """Encoder cosines per item: choice vs question, choice vs the question's last line, and centrality."""
+def semantic_signals(items: list[ChoiceItem], encoders: list[str], similarity: bool,
+                     centrality: bool) -> list[dict[str, np.ndarray]]:
+    """Encoder cosines per item: choice vs question and vs its last line; choice vs the other choices."""
     from ..encoders import encode
 
     out: list[dict[str, np.ndarray]] = [{} for _ in items]
     for k, encoder in enumerate(encoders):
-        questions = encode([item.question for item in items], encoder, progress=False)
-        tails = encode([question_tail(item.question) for item in items], encoder, progress=False)
         choices = encode([c for item in items for c in item.choices], encoder, progress=False)
+        if similarity:
+            questions = encode([item.question for item in items], encoder, progress=False)
+            tails = encode([question_tail(item.question) for item in items], encoder, progress=False)
         row = 0
-        for item, signals, q, t in zip(items, out, questions, tails):
+        for n, (item, signals) in enumerate(zip(items, out)):
             block = choices[row:row + len(item.choices)]
             row += len(item.choices)
-            signals[f"enc{k}_question"] = block @ q
-            signals[f"enc{k}_tail"] = block @ t
+            if similarity:
+                signals[f"enc{k}_question"] = block @ questions[n]
+                signals[f"enc{k}_tail"] = block @ tails[n]
             if centrality:
                 signals[f"enc{k}_centrality"] = _mean_to_others(block @ block.T)
     return out
@@ -161,15 +166,13 @@ def semantic_signals(items: list[ChoiceItem], encoders: list[str], centrality: b
 def raw_signals(items: list[ChoiceItem], stats: LexicalStats, groups: list[str],
                 encoders: list[str]) -> list[dict[str, np.ndarray]]:
     """Every selected signal for every item: a list of {signal name: array over the item's choices}."""
-    needs_encoders = "semantic" in groups
-    encoded = semantic_signals(items, encoders, "centrality" in groups) if needs_encoders else [{} for _ in items]
-    lexical = stats.signals(items) if "lexical" in groups else [{} for _ in items]
-    central = stats.tfidf_centrality(items) if "centrality" in groups else [None for _ in items]
+    blank = [{} for _ in items]
+    semantic, central = "semantic" in groups, "centrality" in groups
+    encoded = semantic_signals(items, encoders, semantic, central) if semantic or central else blank
+    lexical = stats.signals(items) if "lexical" in groups else blank
     out = []
-    for item, semantic, lex, cent in zip(items, encoded, lexical, central):
-        signals = {**lex, **semantic}
-        if cent is not None:
-            signals["tfidf_centrality"] = cent
+    for item, enc, lex in zip(items, encoded, lexical):
+        signals = {**lex, **enc}
         if "length" in groups:
             signals["log_words"] = np.log1p([len(c.split()) for c in item.choices])
         out.append(signals)

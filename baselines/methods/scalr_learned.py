@@ -138,11 +138,13 @@ class LearnedChooser(Method):
         model = HistGradientBoostingClassifier(max_iter=iterations, learning_rate=0.05, max_leaf_nodes=8,
                                                min_samples_leaf=20, l2_regularization=1.0,
                                                early_stopping=False, random_state=self.seed)
-        return model.fit(rows, target)
+        with _one_thread():
+            return model.fit(rows, target)
 
     def _hgb_probs(self, train_blocks, gold, iterations, test_blocks):
         model = self._fit_hgb(train_blocks, gold, iterations)
-        return [_normalise(model.predict_proba(b)[:, 1]) for b in test_blocks]
+        with _one_thread():
+            return [_normalise(model.predict_proba(b)[:, 1]) for b in test_blocks]
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
         blocks, names = self._features(records)
@@ -155,7 +157,8 @@ class LearnedChooser(Method):
             if self.weights_ is not None:
                 parts.append(_softmax(block @ self.weights_))
             if self.hgb_ is not None:
-                parts.append(_normalise(self.hgb_.predict_proba(block)[:, 1]))
+                with _one_thread():
+                    parts.append(_normalise(self.hgb_.predict_proba(block)[:, 1]))
             probs.append(np.mean(parts, axis=0))
         return choose(records, probs)
 
@@ -180,6 +183,13 @@ class LearnedChooser(Method):
         self.weights_ = arrays["weights"] if "weights" in arrays else None
         meta = json.loads((folder / "state.json").read_text())
         self.feature_names_, self.l2_, self.hgb_iter_ = meta["feature_names"], meta["l2"], meta["hgb_iter"]
+
+
+def _one_thread():
+    """Boosted trees on a few thousand rows: one OpenMP thread is faster than contended many."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(1, user_api="openmp")
 
 
 def _softmax(scores: np.ndarray) -> np.ndarray:
