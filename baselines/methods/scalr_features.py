@@ -69,31 +69,38 @@ class LexicalStats:
         return self
 
     def signals(self, items: list[ChoiceItem]) -> list[dict[str, np.ndarray]]:
-        """Lexical similarity of each choice to its question: per item {signal: array over choices}."""
+        """Lexical similarity of each choice to its question and to the other choices, per item."""
         texts = item_texts(items)
-        starts = np.cumsum([0] + [1 + len(item.choices) for item in items])
-        out: list[dict[str, np.ndarray]] = [{} for _ in items]
-        for name, vectorizer in self.vectorizers.items():
-            matrix = vectorizer.transform(texts)
-            for k, signals in enumerate(out):
-                block = matrix[starts[k]:starts[k + 1]]
-                signals[name] = (block[1:] @ block[0].T).toarray().ravel()
-        counts = self._counts(texts)
+        question_rows, choice_rows = _pairs(items)
+        columns = {name: _row_dots(vectorizer.transform(texts), question_rows, choice_rows)
+                   for name, vectorizer in self.vectorizers.items()}
+        columns["bm25"] = self._bm25(self._counts(texts), question_rows, choice_rows)
         centrality = self.tfidf_centrality(items)
-        for k, (item, signals) in enumerate(zip(items, out)):
-            signals["tfidf_centrality"] = centrality[k]
+        out, row = [], 0
+        for item, central in zip(items, centrality):
+            width = len(item.choices)
+            signals = {name: values[row:row + width] for name, values in columns.items()}
+            row += width
+            signals["tfidf_centrality"] = central
             signals["tfidf_own_idf"] = _own_idf_cosine([item.question, *item.choices])
-            signals["bm25"] = self._bm25(counts[starts[k]:starts[k + 1]])
+            out.append(signals)
         return out
 
     def tfidf_centrality(self, items: list[ChoiceItem]) -> list[np.ndarray]:
         """Mean TF-IDF cosine of each choice to the other choices of its item."""
         matrix = self.vectorizers["tfidf"].transform([c for item in items for c in item.choices])
+        left, right, start = [], [], 0
+        for item in items:
+            width = len(item.choices)
+            left += [start + i for i in range(width) for j in range(width) if i != j]
+            right += [start + j for i in range(width) for j in range(width) if i != j]
+            start += width
+        totals = np.bincount(left, weights=_row_dots(matrix, left, right), minlength=start) if left else np.zeros(start)
         out, row = [], 0
         for item in items:
-            block = matrix[row:row + len(item.choices)]
-            row += len(item.choices)
-            out.append(_mean_to_others((block @ block.T).toarray()))
+            width = len(item.choices)
+            out.append(totals[row:row + width] / max(width - 1, 1))
+            row += width
         return out
 
     def _counts(self, texts: list[str]):
@@ -103,13 +110,16 @@ class LexicalStats:
         vocabulary = self.vectorizers["tfidf"].vocabulary_
         return CountVectorizer(vocabulary=vocabulary).transform(texts).tocsr()
 
-    def _bm25(self, counts) -> np.ndarray:
-        """Okapi BM25 of each choice (rows 1..) for the question's terms (row 0)."""
-        query = counts[0].indices
-        docs = counts[1:, query].toarray().astype(np.float64)  # (choices, query terms)
-        lengths = np.asarray(counts[1:].sum(1), dtype=np.float64)
+    def _bm25(self, counts, question_rows, choice_rows) -> np.ndarray:
+        """Okapi BM25 of each choice for its question's terms (each term once)."""
+        docs = counts[choice_rows]
+        lengths = np.asarray(docs.sum(1), dtype=np.float64).ravel()
+        matched = docs.multiply(counts[question_rows] > 0).tocsr()  # counts of the question's terms
         norm = self.k1 * (1 - self.b + self.b * lengths / self.avg_len)
-        return ((self.idf_array[query] * docs * (self.k1 + 1)) / (docs + norm)).sum(1)
+        rows = np.repeat(np.arange(matched.shape[0]), np.diff(matched.indptr))
+        tf = matched.data.astype(np.float64)
+        weights = self.idf_array[matched.indices] * tf * (self.k1 + 1) / (tf + norm[rows])
+        return np.bincount(rows, weights=weights, minlength=matched.shape[0])
 
     def state(self) -> dict:
         return {"k1": self.k1, "b": self.b, "vectorizers": self.vectorizers, "bm25_idf": self.idf_array,
@@ -131,6 +141,22 @@ def _own_idf_cosine(texts: list[str]) -> np.ndarray:
     except ValueError:  # no tokens at all
         return np.zeros(len(texts) - 1)
     return (matrix[1:] @ matrix[0].T).toarray().ravel()
+
+
+def _pairs(items: list[ChoiceItem]) -> tuple[np.ndarray, np.ndarray]:
+    """Row of each choice's question and row of the choice, in item_texts order."""
+    question_rows, choice_rows, row = [], [], 0
+    for item in items:
+        question_rows += [row] * len(item.choices)
+        choice_rows += range(row + 1, row + 1 + len(item.choices))
+        row += 1 + len(item.choices)
+    return np.array(question_rows, dtype=np.int64), np.array(choice_rows, dtype=np.int64)
+
+
+def _row_dots(matrix, left, right) -> np.ndarray:
+    """Dot products of sparse rows left[i] and right[i] (cosines for L2-normalised rows)."""
+    matrix = matrix.tocsr()
+    return np.asarray(matrix[left].multiply(matrix[right]).sum(1), dtype=np.float64).ravel()
 
 
 def _mean_to_others(similarity: np.ndarray) -> np.ndarray:

@@ -37,22 +37,36 @@ def _log_softmax(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return shifted - np.log(np.add.reduceat(np.exp(shifted), starts))[owner]
 
 
-def fit_logit(rows: np.ndarray, starts: np.ndarray, gold: np.ndarray, l2: float) -> np.ndarray:
-    """Weights of a conditional logit: mean negative log-likelihood of the gold rows plus l2 * |w|^2."""
-    from scipy.optimize import minimize
-
+def _logit_objective(w, rows, starts, gold, l2):
+    """Penalised mean negative log-likelihood, its gradient and its Hessian."""
     n = len(starts)
+    logp = _log_softmax(rows @ w, starts)
+    p = np.exp(logp)
+    expected = np.add.reduceat(rows * p[:, None], starts)  # (items, features)
+    value = -logp[gold].sum() / n + l2 * w @ w
+    grad = (expected.sum(0) - rows[gold].sum(0)) / n + 2 * l2 * w
+    hessian = ((rows * p[:, None]).T @ rows - expected.T @ expected) / n + 2 * l2 * np.eye(len(w))
+    return value, grad, hessian
 
-    def loss(w):
-        logp = _log_softmax(rows @ w, starts)
-        p = np.exp(logp)
-        expected = np.add.reduceat(rows * p[:, None], starts)  # (items, features)
-        value = -logp[gold].sum() / n + l2 * w @ w
-        grad = (expected.sum(0) - rows[gold].sum(0)) / n + 2 * l2 * w
-        return value, grad
 
-    result = minimize(loss, np.zeros(rows.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 500})
-    return result.x
+def fit_logit(rows: np.ndarray, starts: np.ndarray, gold: np.ndarray, l2: float) -> np.ndarray:
+    """Weights of a conditional logit minimising mean negative log-likelihood + l2 * |w|^2 (damped Newton)."""
+    w = np.zeros(rows.shape[1])
+    value, grad, hessian = _logit_objective(w, rows, starts, gold, l2)
+    for _ in range(100):
+        step = np.linalg.solve(hessian, grad)
+        t = 1.0
+        while t > 1e-8:
+            trial = _logit_objective(w - t * step, rows, starts, gold, l2)
+            if trial[0] <= value - 1e-4 * t * grad @ step:
+                break
+            t /= 2
+        else:
+            break
+        w, (value, grad, hessian) = w - t * step, trial
+        if np.abs(grad).max() < 1e-9:
+            break
+    return w
 
 
 def _folds(n: int, k: int, seed: int) -> np.ndarray:
