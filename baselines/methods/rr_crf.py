@@ -4,18 +4,22 @@ from __future__ import annotations
 import numpy as np
 import torch
 from torch import nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from torchcrf import CRF
 
 
 class BiLstmCrf(nn.Module):
-    """Emission scores from a bidirectional LSTM over sentence vectors; label transitions from a CRF."""
+    """Emission scores from a bidirectional LSTM over sentence vectors; label transitions from a CRF.
+
+    The two directions are separate LSTMs over padded batches, the backward one on each document reversed
+    within its own length, so padding never reaches a real position (and no packed sequences are needed).
+    """
 
     def __init__(self, n_features: int, n_labels: int, projection: int, hidden: int, layers: int, dropout: float):
         super().__init__()
         self.project = nn.Sequential(nn.Dropout(dropout), nn.Linear(n_features, projection), nn.ReLU())
-        self.lstm = nn.LSTM(projection, hidden, num_layers=layers, batch_first=True, bidirectional=True,
-                            dropout=dropout if layers > 1 else 0.0)
+        between = dropout if layers > 1 else 0.0
+        self.forward_lstm = nn.LSTM(projection, hidden, num_layers=layers, batch_first=True, dropout=between)
+        self.backward_lstm = nn.LSTM(projection, hidden, num_layers=layers, batch_first=True, dropout=between)
         self.drop = nn.Dropout(dropout)
         self.out = nn.Linear(2 * hidden, n_labels)
         self.crf = CRF(n_labels, batch_first=True)
@@ -23,9 +27,10 @@ class BiLstmCrf(nn.Module):
     def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """x (B, T, F) padded documents, lengths (B,) -> emission scores (B, T, L)."""
         h = self.project(x)  # (B, T, P)
-        packed = pack_padded_sequence(h, lengths.cpu(), batch_first=True, enforce_sorted=False)
-        out, _ = self.lstm(packed)
-        out, _ = pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])  # (B, T, 2H)
+        flip = reverse_index(lengths, x.shape[1])  # (B, T)
+        ahead, _ = self.forward_lstm(h)  # (B, T, H)
+        back, _ = self.backward_lstm(gather_time(h, flip))  # (B, T, H), documents reversed
+        out = torch.cat([ahead, gather_time(back, flip)], dim=2)  # (B, T, 2H)
         return self.out(self.drop(out))  # (B, T, L)
 
     def loss(self, x: torch.Tensor, y: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -33,13 +38,25 @@ class BiLstmCrf(nn.Module):
         mask = padding_mask(lengths, x.shape[1])  # (B, T) bool
         return -self.crf(self.emissions(x, lengths), y, mask=mask, reduction="mean")
 
-    def decode(self, x: torch.Tensor, lengths: torch.Tensor) -> tuple[list[list[int]], list[np.ndarray]]:
-        """Viterbi label ids and per-sentence marginal probabilities (T_i, L) of each document."""
+    def decode(self, x: torch.Tensor, lengths: torch.Tensor, marginals: bool = True) -> tuple[list, list]:
+        """Viterbi label ids and per-sentence marginal probabilities (T_i, L) (or None) of each document."""
         scores = self.emissions(x, lengths)  # (B, T, L)
         mask = padding_mask(lengths, x.shape[1])
         paths = self.crf.decode(scores, mask=mask)
-        marginals = [crf_marginals(self.crf, scores[b, :int(n)]).numpy() for b, n in enumerate(lengths)]
-        return paths, marginals
+        if not marginals:
+            return paths, [None] * len(paths)
+        return paths, [crf_marginals(self.crf, scores[b, :int(n)]).numpy() for b, n in enumerate(lengths)]
+
+
+def reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
+    """(B, width) time indexes reversing each row within its length; padding stays in place."""
+    steps = torch.arange(width)[None, :]  # (1, T)
+    return torch.where(steps < lengths[:, None], lengths[:, None] - 1 - steps, steps)
+
+
+def gather_time(values: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """values (B, T, D) reordered along time by index (B, T)."""
+    return values.gather(1, index[:, :, None].expand(-1, -1, values.shape[2]))
 
 
 def padding_mask(lengths: torch.Tensor, width: int) -> torch.Tensor:
