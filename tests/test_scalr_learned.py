@@ -33,13 +33,13 @@ def _items(n: int = 36, seed: int = 1) -> list[ChoiceItem]:
     return items
 
 
-FAST = dict(features=["lexical", "length"], inner_folds=3, l2_grid=[0.01, 0.1])
+FAST = dict(features=["lexical", "length"], inner_folds=3, l2_grid=[0.01, 0.1], hgb_iter_grid=[20])
 
 
 @pytest.mark.parametrize("model", ["logit", "hgb", "both"])
 def test_fit_predict_save_load_identical(tmp_path, model):
     items = _items()
-    method = LearnedChooser(**FAST, model=model, hgb_iter_grid=[20]).fit(items[:30])
+    method = LearnedChooser(**FAST, model=model).fit(items[:30])
     before = method.predict(items[30:])
     assert [row["id"] for row in before] == [item.id for item in items[30:]]
     assert all(len(row["scores"]) == 5 and row["prediction"] in "01234" for row in before)
@@ -58,7 +58,7 @@ def test_learns_the_fixture_pattern():
 def test_cv_is_deterministic(monkeypatch):
     items = _items()
     task = get_task("scalr")
-    overrides = {**FAST, "model": "both", "hgb_iter_grid": [20]}
+    overrides = {**FAST, "model": "both"}
     first = run.cross_val_predict(task, "learned", items, 3, 7, None, overrides)
     second = run.cross_val_predict(task, "learned", list(items), 3, 7, None, overrides)
     assert first == second

@@ -3,7 +3,7 @@
 Each (question, choice) pair is described by lexical, semantic, centrality and length signals,
 normalised within the question (scalr_features). A conditional-logit model (softmax over a
 question's choices of a linear score, L2-regularised) and/or gradient-boosted trees on the same
-features pick the answer. Corpus statistics and the regularisation strength are chosen inside
+features pick the answer ("both": the mean of their probabilities). Corpus statistics and the regularisation strength are chosen inside
 `fit` from the training questions alone (inner cross-validation), so `--cv` figures are honest.
 """
 from __future__ import annotations
@@ -86,7 +86,7 @@ class LearnedChooser(Method):
     features: list[str] = field(default_factory=lambda: list(GROUPS))  # groups of scalr_features.GROUPS
     encoder: str = "minilm"  # sentence encoder of the semantic group
     extra_encoders: list[str] = field(default_factory=list)  # more encoders (e.g. an all-mpnet-base-v2 folder)
-    model: str = "logit"  # logit | hgb | both (mean of the two models' probabilities)
+    model: str = "both"  # logit | hgb | both (mean of the two models' probabilities)
     l2_grid: list[float] = field(default_factory=lambda: [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1])
     inner_folds: int = 5
     hgb_iter_grid: list[int] = field(default_factory=lambda: [50, 100, 200])
