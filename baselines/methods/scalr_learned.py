@@ -3,8 +3,9 @@
 Each (question, choice) pair is described by lexical, semantic, centrality and length signals,
 normalised within the question (scalr_features). A conditional-logit model (softmax over a
 question's choices of a linear score, L2-regularised) and/or gradient-boosted trees on the same
-features pick the answer ("both": the mean of their probabilities). Corpus statistics and the regularisation strength are chosen inside
-`fit` from the training questions alone (inner cross-validation), so `--cv` figures are honest.
+features pick the answer ("both": the mean of their probabilities). Corpus statistics, the
+regularisation strength and the number of boosting rounds are chosen inside `fit` from the
+training questions alone (inner cross-validation), so `--cv` figures are honest.
 """
 from __future__ import annotations
 
