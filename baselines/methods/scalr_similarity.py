@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import BaselinesError
 from ..records import ChoiceItem
 from .base import Method
 
@@ -30,9 +31,13 @@ class TfidfChooser(Method):
     sublinear_tf: bool = False
     ngram_max: int = 1
     stop_words: str | None = None
+    pick: str = "most"  # "most" similar choice, or "least" (probes how SCALR's distractors were chosen)
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
         from sklearn.feature_extraction.text import TfidfVectorizer
+
+        if self.pick not in ("most", "least"):
+            raise BaselinesError(f"tfidf: pick must be 'most' or 'least', got {self.pick!r}")
 
         vectorizer = TfidfVectorizer(lowercase=self.lowercase, sublinear_tf=self.sublinear_tf,
                                      ngram_range=(1, self.ngram_max), stop_words=self.stop_words)
@@ -42,7 +47,8 @@ class TfidfChooser(Method):
         for item in records:
             width = 1 + len(item.choices)
             block = matrix[row:row + width]
-            scores.append((block[1:] @ block[0].T).toarray().ravel())
+            similarity = (block[1:] @ block[0].T).toarray().ravel()  # (choices,)
+            scores.append(similarity if self.pick == "most" else -similarity)
             row += width
         return choose(records, scores)
 
