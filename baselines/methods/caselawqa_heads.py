@@ -108,7 +108,13 @@ def _select(X, y, k: int) -> np.ndarray:
 def _fit(config: HeadConfig, X, answers, C, class_weight):
     Xe, y = _expand(X, answers)
     columns = _select(Xe, y, config.k_features)
-    model = _classifier(config, C, class_weight).fit(Xe[:, columns], y)
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():  # large C on separable data: the last iterations change little
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = _classifier(config, C, class_weight).fit(Xe[:, columns], y)
     _shrink(model)
     return columns, model, model.classes_
 
