@@ -114,7 +114,8 @@ class BiLstmCrfTagger(Method):
         self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
                                 self.dropout)
         self.history_ = self._train(*self._pieces(feats, labels, train_idx), val_feats, val_labels)
-        self.train_info_ = {"documents": len(docs), "train_documents": len(train_idx),
+        self.train_info_ = {"documents": len(docs), "loader_notes": list(getattr(train, "notes", [])),
+                            "train_documents": len(train_idx),
                             "val_documents": len(val_feats), "fit_seconds": round(time.time() - started, 2),
                             "best_epoch": max(self.history_, key=lambda h: h["val_weighted_f1"])["epoch"]
                             if self.history_ else None}
