@@ -60,7 +60,7 @@ TASKS: dict[str, Task] = {
         main_metric="accuracy",
         default_method="tfidf",
         aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
-        download=_lazy("baselines.data.hub:download_scalr"),
+        download=_lazy("baselines.data.download:download_scalr"),
     ),
     "caselawqa": Task(
         name="caselawqa",
@@ -91,7 +91,7 @@ TASKS: dict[str, Task] = {
         main_metric="weighted_f1",
         default_method="bilstm_crf",
         confusion=True,
-        download=_lazy("baselines.data.hub:download_rr"),
+        download=_lazy("baselines.data.download:download_rr"),
     ),
 }
 

@@ -1,10 +1,88 @@
-"""Downloads of official benchmark files (machines with network access only)."""
+"""Downloads of official benchmark files, for machines with network access.
+
+Every download first checks that the host answers (a few seconds at most), so an offline machine
+gets one clear error saying how to use local files instead of minutes of retries.
+"""
 from __future__ import annotations
 
 import os
+import socket
+import urllib.request
 from pathlib import Path
 
 from ..errors import BaselinesError
+from ..io import atomic_path
+
+HF_HOST = "huggingface.co"
+LEGALBENCH_REPO = "nguha/legalbench"
+RR_BASE = "https://storage.googleapis.com/indianlegalbert/OPEN_SOURCED_FILES/Rhetorical_Role_Benchmark/Data/"
+RR_FILES = ("train.json", "dev.json")
+
+
+def offline_error(what: str, host: str, reason: str) -> BaselinesError:
+    return BaselinesError(
+        f"cannot download {what}: {host} is unreachable ({reason}). Download the files on a machine with "
+        f"network access (or copy them), put them under DIR as described in README.md, and pass --data-dir DIR "
+        f"(or set BASELINES_DATA=DIR)"
+    )
+
+
+def require_network(host: str, what: str, timeout: float = 5.0) -> None:
+    """Fail at once, with instructions, when `host` cannot be resolved or reached (or HF_HUB_OFFLINE is set)."""
+    if host == HF_HOST and os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        raise offline_error(what, host, "HF_HUB_OFFLINE is set")
+    try:
+        with socket.create_connection((host, 443), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise offline_error(what, host, exc.strerror or type(exc).__name__) from None
+
+
+def download_scalr(dest: Path) -> Path:
+    """LegalBench's scalr split files from the Hugging Face dataset into DEST/scalr/ (TSV or JSONL)."""
+    require_network(HF_HOST, "SCALR (LegalBench)")
+    from huggingface_hub import HfApi, hf_hub_download
+
+    files = [f for f in HfApi().list_repo_files(LEGALBENCH_REPO, repo_type="dataset")
+             if "/scalr/" in f"/{f}" and f.endswith((".tsv", ".parquet", ".jsonl"))]
+    if not files:
+        raise BaselinesError(f"no scalr files found in the Hugging Face dataset {LEGALBENCH_REPO}")
+    folder = Path(dest) / "scalr"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in files:
+        local = Path(hf_hub_download(LEGALBENCH_REPO, name, repo_type="dataset"))
+        split = "test" if "test" in Path(name).name else "train"
+        if local.suffix == ".parquet":
+            _parquet_to_jsonl(local, folder / f"{split}.jsonl")
+        else:
+            _copy(local, folder / f"{split}{local.suffix}")
+    return folder
+
+
+def download_rr(dest: Path) -> Path:
+    """The official LegalEval 2023 Task 6A train and dev files into DEST/rr/legaleval2023/."""
+    require_network("storage.googleapis.com", "LegalEval rhetorical roles")
+    folder = Path(dest) / "rr" / "legaleval2023"
+    for name in RR_FILES:
+        with urllib.request.urlopen(RR_BASE + name, timeout=60) as response, atomic_path(folder / name) as tmp:
+            tmp.write_bytes(response.read())
+    return folder
+
+
+def _parquet_to_jsonl(source: Path, target: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from ..io import write_jsonl
+
+    rows = pq.read_table(source).to_pylist()
+    write_jsonl(target, ({key: (str(value) if value is not None else None) for key, value in row.items()}
+                         for row in rows))
+
+
+def _copy(source: Path, target: Path) -> None:
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(source.read_bytes())
+
 
 CASELAWQA_REPOS = {"lawma-tasks": "ricdomolm/lawma-tasks", "caselawqa-8k": "ricdomolm/caselawqa-8k"}
 
@@ -21,8 +99,7 @@ def download_caselawqa(dest: Path, datasets: tuple[str, ...] = ("lawma-tasks", "
     unknown = [name for name in datasets if name not in CASELAWQA_REPOS]
     if unknown:
         raise BaselinesError(f"unknown CaselawQA dataset(s) {', '.join(unknown)}; valid: {', '.join(CASELAWQA_REPOS)}")
-    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
-        raise _caselawqa_offline("HF_HUB_OFFLINE is set")
+    require_network(HF_HOST, "CaselawQA (Lawma)")
     from huggingface_hub import snapshot_download
 
     root = Path(dest) / "caselawqa"
