@@ -76,7 +76,7 @@ class CaselawLinear(Method):
     tail_chars: int = 4000
     view_weights: tuple = (1.0, 0.6, 0.6)
     classifier: str = "svm"
-    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
+    Cs: tuple = (0.1, 0.3, 1.0)
     class_weights: tuple = (None, "balanced")
     k_features: int = 30000
     min_train: int = 20
