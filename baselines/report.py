@@ -27,6 +27,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})", "")
         table.add_row("peak MiB", f"{meta['peak_memory_mib']:.0f}", "")
     console.print(table)
+    if meta.get("fallbacks"):
+        shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
+        console.print(f"fallback answers (no trained head): {shown}")
     if result.per_supergroup:
         _print_rows("per court", result.per_supergroup, ("tasks", "n", "mean_task_accuracy", "accuracy"))
     if result.per_group:

@@ -121,10 +121,21 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     result, samples = score(task, predictions, task.references(records), method=system, split=split_name,
                             missing=missing, seed=seed)
     result.meta = run_meta(started, config=method_params, method=method_name,
-                           data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed)
+                           data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
+                           fallbacks=fallback_counts(predictions, result))
     folder = models_root(models_dir) / task_name / system
     write_outputs(folder, split_name, result, samples, predictions)
     return result, folder
+
+
+def fallback_counts(predictions: list[dict], result: Result) -> dict[str, int]:
+    """Predictions per group (CaselawQA task) that a method answered with a fallback instead of a model."""
+    counts: dict[str, int] = {}
+    for row in predictions:
+        if row.get("fallback"):
+            group = row["id"].split("/")[0] if result.per_group else ""
+            counts[group] = counts.get(group, 0) + 1
+    return counts
 
 
 def cross_val_predict(task: Task, method_name: str, records: list, folds: int, seed: int,
