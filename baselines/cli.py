@@ -110,7 +110,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  test_file: Optional[Path] = typer.Option(None, "--test-file", help="Evaluate on this file instead of a split."),
                  model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder to evaluate."),
                  cv: Optional[int] = typer.Option(None, "--cv", help="K-fold cross-validation over the split's items."),
-                 seed: int = typer.Option(0, "--seed", help="Seed for folds and the bootstrap."),
+                 seed: int = typer.Option(0, "--seed", help="Seed of the cross-validation folds (the bootstrap is always seeded with 0)."),
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
                  encoder: Optional[str] = Encoder, name: Optional[str] = Name, tasks: Optional[str] = Tasks,
                  missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
@@ -123,6 +123,12 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
 
         return eval_segmenter_command(data_dir, split, models_dir)
     if segmenter:
+        ignored = [flag for flag, value in (("--test-file", test_file), ("--cv", cv), ("--config", config), ("--set", set_),
+                                            ("--encoder", encoder), ("--tasks", tasks), ("--only-present", only_present))
+                   if value] + (["--missing"] if missing != "error" else [])
+        if task != "rr" or ignored:
+            fail("--segmenter is for `baselines eval rr` only" if task != "rr" else
+                 f"--segmenter does not go with {', '.join(ignored)}")
         from .rr_cli import eval_end_to_end_command
 
         return eval_end_to_end_command(method, data_dir, segmenter=segmenter, split=split, model=model,

@@ -13,7 +13,7 @@ import numpy as np
 from .config import resolve_config
 from .errors import BaselinesError
 from .evaluate import Result, score
-from .io import write_json, write_jsonl
+from .io import read_json, write_json, write_jsonl
 from .methods import method_class
 from .methods.base import Method
 from .predictions import load_predictions
@@ -82,7 +82,10 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     if not method_class(task.name, method_name).needs_fit and not model:
         return build_method(task.name, method_name, config, overrides)
     folder = Path(model) if model else models_root(models_dir) / task.name / (name or method_name)
-    if (folder / "config.json").is_file() and not (config or overrides):
+    if (folder / "config.json").is_file():
+        if config or overrides:
+            raise BaselinesError(f"{folder} holds a saved model: --config/--set/--encoder do not apply to it "
+                                 "(retrain with them, or evaluate with --cv K)")
         return Method.load(folder)
     if model:
         raise BaselinesError(f"{model} is not a model folder (no config.json)")
@@ -102,30 +105,43 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     task = get_task(task_name)
     method_name = method_name or task.default_method
     split = split or task.eval_split
-    if cv:
-        method_params = build_method(task_name, method_name, config, overrides).get_params()
+    system = name or method_name
+    folder = models_root(models_dir) / task_name / system
+    if cv is not None and model:
+        raise BaselinesError("--model and --cv do not go together: --cv fits a fresh model in every fold")
+    if cv is not None:
+        method = build_method(task_name, method_name, config, overrides)
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
                                config=config, overrides=overrides)
-        method_params = method.get_params()
+    check_output_folder(folder, method)
     records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-    if cv:
+    if cv is not None:
         predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
         split_name = f"{split}.cv{cv}"
     else:
         predictions = method.predict(records)
         split_name = split
-        if not method.needs_fit:  # nothing was trained: record the resolved config beside the results
-            write_json(models_root(models_dir) / task_name / (name or method_name) / "config.json", method.config_dict())
-    system = name or method_name
     result, samples = score(task, predictions, task.references(records), method=system, split=split_name,
-                            missing=missing, seed=seed)
-    result.meta = run_meta(started, config=method_params, method=method_name,
+                            missing=missing)
+    result.meta = run_meta(started, config=method.get_params(), method=method_name,
                            data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
                            fallbacks=fallback_counts(predictions, result))
-    folder = models_root(models_dir) / task_name / system
     write_outputs(folder, split_name, result, samples, predictions)
+    if cv is None and not method.needs_fit:  # nothing was trained: record the resolved config beside the results
+        write_json(folder / "config.json", method.config_dict())
     return result, folder
+
+
+def check_output_folder(folder: Path, method: Method) -> None:
+    """Refuse to write one method's outputs into a folder that holds another method's model."""
+    config_path = folder / "config.json"
+    if not config_path.is_file():
+        return
+    saved = read_json(config_path).get("class")
+    own = f"{type(method).__module__}:{type(method).__qualname__}"
+    if saved and saved != own:
+        raise BaselinesError(f"{folder} holds a {saved.split(':')[-1]} model; choose another --name")
 
 
 def fallback_counts(predictions: list[dict], result: Result) -> dict[str, int]:
@@ -165,7 +181,7 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
     split = split or task.eval_split
     predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
     records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-    system = name or Path(predictions_path).name.split(".")[0]
+    system = name or _stem(Path(predictions_path))
     result, samples = score(task, predictions, task.references(records), method=system, split=split, missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
@@ -175,6 +191,14 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
     folder = models_root(models_dir) / task_name / system
     write_outputs(folder, split, result, samples, predictions=None)
     return result, folder
+
+
+def _stem(path: Path) -> str:
+    """A file's name without its .jsonl / .jsonl.gz / .json suffix ('gpt-4.5.jsonl' -> 'gpt-4.5')."""
+    for suffix in (".jsonl.gz", ".jsonl", ".json"):
+        if path.name.endswith(suffix):
+            return path.name[: -len(suffix)]
+    return path.stem
 
 
 def write_outputs(folder: Path, split: str, result: Result, samples: list[dict], predictions: list[dict] | None):

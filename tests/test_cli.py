@@ -110,3 +110,29 @@ def test_majority_needs_training_or_cv(tmp_path):
     assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
     assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
     assert run("eval", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
+
+
+def test_options_that_do_not_apply_are_errors(tmp_path):
+    data = scalr_dir(tmp_path)
+    result = run("eval", "scalr", "--tasks", "x", "--data-dir", str(data))
+    assert result.exit_code == 2 and "scalr takes no --tasks option" in result.output
+    result = run("eval", "scalr", "--segmenter", "rule", "--data-dir", str(data))
+    assert result.exit_code == 2 and "--segmenter is for `baselines eval rr` only" in result.output
+    assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
+    result = run("eval", "scalr", "--method", "majority", "--set", "x=1", "--data-dir", str(data))
+    assert result.exit_code == 2 and "holds a saved model" in result.output
+    result = run("eval", "scalr", "--method", "tfidf", "--name", "majority", "--data-dir", str(data))
+    assert result.exit_code == 2 and "holds a MajorityChooser model" in result.output
+    result = run("eval", "scalr", "--method", "random", "--missing", "bogus", "--name", "r2", "--data-dir", str(data))
+    assert result.exit_code == 2 and not (tmp_path / "models" / "scalr" / "r2").exists()
+
+
+def test_retraining_keeps_cross_validated_results_and_names_keep_dots(tmp_path):
+    data = scalr_dir(tmp_path)
+    assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
+    assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
+    assert (tmp_path / "models" / "scalr" / "majority" / "test.cv3.results.json").is_file()
+    preds = tmp_path / "gpt-4.5.jsonl"
+    preds.write_text("".join(json.dumps({"id": str(i), "raw": "A"}) + "\n" for i in range(6)))
+    assert run("score", "scalr", str(preds), "--data-dir", str(data)).exit_code == 0
+    assert (tmp_path / "models" / "scalr" / "gpt-4.5" / "test.results.json").is_file()

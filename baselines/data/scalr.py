@@ -23,8 +23,10 @@ def scalr_file(data_dir: Path, split: str) -> Path:
                     "(get it with `baselines data download scalr`)")
 
 
-def load_scalr(data_dir: Path | None, split: str = "test", path: Path | None = None) -> list[ChoiceItem]:
+def load_scalr(data_dir: Path | None, split: str = "test", path: Path | None = None, **options) -> list[ChoiceItem]:
     """SCALR questions from `path`, or from the split's file under data_dir."""
+    if options:
+        raise DataError(f"scalr takes no {', '.join('--' + name for name in sorted(options))} option")
     path = Path(path) if path else scalr_file(data_dir, split)
     rows = _tsv_rows(path) if path.suffix == ".tsv" else read_jsonl(path)
     items, seen = [], {}

@@ -50,6 +50,7 @@ class Method:
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
             self.save_state(tmp)
+            _keep_cross_validated_outputs(folder, tmp)
         return folder
 
     @classmethod
@@ -65,3 +66,12 @@ class Method:
         method = klass(**config["params"])
         method.load_state(folder)
         return method
+
+
+def _keep_cross_validated_outputs(old: Path, new: Path) -> None:
+    """Carry <split>.cvK.* files over to a retrained model's folder: they do not depend on the saved model."""
+    import shutil
+
+    if old.is_dir():
+        for path in old.glob("*.cv[0-9]*.*"):
+            shutil.copy2(path, new / path.name)
