@@ -103,7 +103,12 @@ class LearnedChooser(Method):
         return feature_matrix(signals)
 
     def fit(self, train: list[ChoiceItem], val=None):
-        """Fit corpus statistics, then the model(s), choosing hyperparameters by inner CV on `train`."""
+        """Fit corpus statistics, then the model(s), choosing hyperparameters by inner CV on `train`.
+
+        IDF statistics and standardisation are fit once on all of `train` and shared by the inner
+        folds, so the inner choice of l2 / boosting rounds is slightly optimistic; outer --cv figures
+        are unaffected (everything here sees only the outer training fold).
+        """
         self._check()
         train = [item for item in train if item.answer]
         if len(train) < 2 * self.inner_folds:
