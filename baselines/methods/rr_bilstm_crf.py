@@ -1,6 +1,8 @@
 """BiLSTM-CRF rhetorical-role tagger over frozen sentence embeddings plus position/surface features."""
 from __future__ import annotations
 
+import contextlib
+
 import copy
 import json
 import sys
@@ -93,7 +95,6 @@ class BiLstmCrfTagger(Method):
         from .rr_crf import BiLstmCrf
 
         started = time.time()
-        torch.set_num_threads(self.torch_threads)
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
         if not docs:
             raise BaselinesError("bilstm_crf: no labelled training documents")
@@ -113,7 +114,8 @@ class BiLstmCrfTagger(Method):
         self.n_features_ = int(feats[0].shape[1])
         self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
                                 self.dropout)
-        self.history_ = self._train(*self._pieces(feats, labels, train_idx), val_feats, val_labels)
+        with torch_threads(self.torch_threads):  # the encoder above used every core
+            self.history_ = self._train(*self._pieces(feats, labels, train_idx), val_feats, val_labels)
         self.train_info_ = {"documents": len(docs), "loader_notes": list(getattr(train, "notes", [])),
                             "train_documents": len(train_idx),
                             "val_documents": len(val_feats), "fit_seconds": round(time.time() - started, 2),
@@ -187,13 +189,14 @@ class BiLstmCrfTagger(Method):
         import torch
 
         check_predictable(records, self.labels_)
-        torch.set_num_threads(self.torch_threads)
         feats = self.features(records, progress)
         if feats and any(len(f) and f.shape[1] != self.n_features_ for f in feats):
             raise BaselinesError(f"bilstm_crf: features have the wrong width (model expects {self.n_features_}); "
                                  "was it trained with another encoder?")
         rows = []
-        for doc, (path, marginal) in zip(records, self._decode(feats)):
+        with torch_threads(self.torch_threads):
+            decoded = self._decode(feats)
+        for doc, (path, marginal) in zip(records, decoded):
             rows.extend(rows_for(doc, self.labels_, path.tolist(), marginal))
         return rows
 
@@ -227,3 +230,16 @@ class BiLstmCrfTagger(Method):
                                 self.dropout)
         self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
         self.model_.eval()
+
+
+@contextlib.contextmanager
+def torch_threads(count: int):
+    """Run the recurrent part with `count` torch threads, restoring the previous setting after."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
