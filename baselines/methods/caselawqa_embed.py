@@ -15,9 +15,8 @@ import numpy as np
 
 from ..errors import BaselinesError
 from ..records import ChoiceItem
-from .base import Method
 from .caselawqa_common import unique_opinions
-from .caselawqa_linear import fit_heads, heads_summary, predict_heads
+from .caselawqa_linear import PerTaskHeads, fit_heads, heads_summary, predict_heads
 
 BATCH = 64  # opinions encoded at a time: memory holds one batch of chunk vectors
 
@@ -54,29 +53,18 @@ def pooled_embeddings(texts: list[str], method) -> np.ndarray:
 
 
 @dataclass
-class CaselawEmbedLinear(Method):
+class CaselawEmbedLinear(PerTaskHeads):
     """Pooled MiniLM embeddings of the opening and closing chunks of each opinion -> per-task linear heads."""
 
-    task = "caselawqa"
     name = "embed-linear"
 
+    k_features: int = 0  # embeddings are signed: no chi2 selection
     encoder: str | None = None
     max_seq_length: int = 128
     chunk_words: int = 96
     head_chunks: int = 2
     tail_chunks: int = 2
     batch_size: int = 32
-    classifier: str = "svm"
-    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
-    class_weights: tuple = (None, "balanced")
-    k_features: int = 0  # embeddings are signed: no chi2 selection
-    min_train: int = 20
-    min_val: int = 30
-    cap_val_majority: bool = True
-    refit_on_val: bool = True
-    n_jobs: int = 2
-    backend: str = "loky"
-    scheduler: str | None = None
 
     def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
         if not train:

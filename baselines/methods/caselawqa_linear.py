@@ -63,22 +63,15 @@ def heads_summary(heads: dict) -> dict:
 
 
 @dataclass
-class CaselawLinear(Method):
-    """Hashed word 1-2-gram TF-IDF of the whole opinion plus its opening and closing passages -> per-task heads."""
+class PerTaskHeads(Method):
+    """Hyperparameters shared by the CaselawQA methods that fit one linear head per task."""
 
     task = "caselawqa"
-    name = "linear"
 
-    ngram_max: int = 2
-    n_features: int = 2 ** 20
-    min_df: int = 2
-    head_chars: int = 4000
-    tail_chars: int = 4000
-    view_weights: tuple = (1.0, 0.6, 0.6)
     classifier: str = "svm"
-    Cs: tuple = (0.1, 0.3, 1.0)
+    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
     class_weights: tuple = (None, "balanced")
-    k_features: int = 30000
+    k_features: int = 0  # chi2-top-k columns per task; 0 keeps all
     min_train: int = 20
     min_val: int = 30
     cap_val_majority: bool = True
@@ -86,6 +79,22 @@ class CaselawLinear(Method):
     n_jobs: int = 2
     backend: str = "loky"
     scheduler: str | None = None
+
+
+@dataclass
+class CaselawLinear(PerTaskHeads):
+    """Hashed word 1-2-gram TF-IDF of the whole opinion plus its opening and closing passages -> per-task heads."""
+
+    name = "linear"
+
+    Cs: tuple = (0.1, 0.3, 1.0)
+    k_features: int = 30000
+    ngram_max: int = 2
+    n_features: int = 2 ** 20
+    min_df: int = 2
+    head_chars: int = 4000
+    tail_chars: int = 4000
+    view_weights: tuple = (1.0, 0.6, 0.6)
     cache: bool = True
 
     def _spec(self):
