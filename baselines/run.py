@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 
 from .config import resolve_config
 from .errors import BaselinesError
 from .evaluate import Result, score
+from .folds import fold_assignment
 from .io import read_json, write_json, write_jsonl
 from .methods import method_class
 from .methods.base import Method
@@ -159,9 +159,7 @@ def cross_val_predict(task: Task, method_name: str, records: list, folds: int, s
     """Out-of-fold predictions: items split into `folds` seeded folds, each predicted by a model fit on the rest."""
     if folds < 2 or folds > len(records):
         raise BaselinesError(f"--cv needs between 2 and {len(records)} folds, got {folds}")
-    order = np.random.default_rng(seed).permutation(len(records))
-    assignment = np.empty(len(records), dtype=np.int64)
-    assignment[order] = np.arange(len(records)) % folds
+    assignment = fold_assignment(len(records), folds, seed)
     predictions: list[dict] = []
     for fold in range(folds):
         train = [r for r, f in zip(records, assignment) if f != fold]

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BaselinesError
+from ..folds import fold_assignment
 from ..records import ChoiceItem
 from .base import Method
 from .scalr_features import GROUPS, LexicalStats, check_groups, feature_matrix, item_texts, raw_signals
@@ -68,13 +69,6 @@ def fit_logit(rows: np.ndarray, starts: np.ndarray, gold: np.ndarray, l2: float)
         if np.abs(grad).max() < 1e-9:
             break
     return w
-
-
-def _folds(n: int, k: int, seed: int) -> np.ndarray:
-    order = np.random.default_rng(seed).permutation(n)
-    assignment = np.empty(n, dtype=np.int64)
-    assignment[order] = np.arange(n) % k
-    return assignment
 
 
 @dataclass
@@ -131,7 +125,7 @@ class LearnedChooser(Method):
 
     def _choose(self, blocks, gold, grid, probs_fn):
         """The grid value with the best inner-CV mean log-likelihood (ties: the first)."""
-        assignment = _folds(len(blocks), self.inner_folds, self.seed)
+        assignment = fold_assignment(len(blocks), self.inner_folds, self.seed)
         scores = []
         for value in grid:
             total = 0.0
