@@ -24,6 +24,7 @@ def eval_segmenter_command(data_dir, split: str | None, models_dir) -> None:
     from segmentation.run import evaluate_segmenters
 
     from .cli import guarded
+    from .io import read_json
 
     results, path = guarded(evaluate_segmenters, data_dir, split=split or "dev", models_dir=models_dir)
     table = Table(title=f"sentence boundaries on {split or 'dev'}", title_justify="left")
@@ -33,6 +34,9 @@ def eval_segmenter_command(data_dir, split: str | None, models_dir) -> None:
         table.add_row(name, *(f"{row[k]:.4f}" for k in ("precision", "recall", "f1")),
                       str(row["gold"]), str(row["predicted"]), f"{row['seconds']:.1f}")
     Console().print(table)
+    cues = read_json(path)["gold_boundaries_after_cue"]
+    typer.echo(f"{cues['after_cue']} of {cues['gold']} gold boundaries ({cues['share']:.1%}) follow a line break or "
+               "sentence punctuation; the rest lie where no cue marks them")
     typer.echo(f"wrote {path}")
 
 

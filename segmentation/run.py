@@ -72,6 +72,7 @@ def evaluate_segmenters(data_dir=None, *, split: str = "dev", names=SEGMENTERS, 
     from baselines.run import models_root, run_meta
     from baselines.tasks import data_root
 
+    from .spans import cue_share
     from .trained import evaluate_segmenter
 
     started = time.time()
@@ -86,5 +87,6 @@ def evaluate_segmenters(data_dir=None, *, split: str = "dev", names=SEGMENTERS, 
     if not results:
         raise BaselinesError("no segmenter to evaluate")
     path = models_root(models_dir) / "segmenter" / f"{split}.results.json"
-    write_json(path, {"split": split, "documents": len(pairs), "boundary": results, "meta": run_meta(started)})
+    write_json(path, {"split": split, "documents": len(pairs), "boundary": results,
+                      "gold_boundaries_after_cue": cue_share(pairs), "meta": run_meta(started)})
     return results, path

@@ -46,6 +46,26 @@ def align(gold: list[Span], predicted: list[Span]) -> list[int | None]:
     return matches
 
 
+CUE_ENDINGS = ".?!:;)]\"'\u201d"
+
+
+def after_cue(text: str, start: int) -> bool:
+    """A sentence starting at `start` follows a line break, or text ending in . ? ! : ; or a closing bracket/quote."""
+    before = text[:start]
+    stripped = before.rstrip()
+    return not stripped or "\n" in before[len(stripped):] or stripped[-1] in CUE_ENDINGS
+
+
+def cue_share(pairs: list[tuple[str, list[Span]]]) -> dict:
+    """How many gold boundaries follow such a cue: what a segmenter splitting only at cues can reach."""
+    total = cued = 0
+    for text, gold in pairs:
+        starts = boundaries(text, gold)
+        total += len(starts)
+        cued += sum(after_cue(text, s) for s in starts)
+    return {"gold": total, "after_cue": cued, "share": cued / total if total else 0.0}
+
+
 def boundary_counts(text: str, gold: list[Span], predicted: list[Span]) -> tuple[int, int, int]:
     """(true positives, predicted boundaries, gold boundaries) of one text."""
     g, p = boundaries(text, gold), boundaries(text, predicted)

@@ -9,7 +9,7 @@ from baselines.data.rr import Document, Sentence
 from baselines.errors import BaselinesError, DataError
 from baselines.methods.base import Method
 from baselines.methods.rr_common import sentence_features
-from baselines.methods.rr_crf import BiLstmCrf, batches, crf_marginals
+from baselines.methods.rr_crf import BiLstmCrf, Ensemble, batches, crf_marginals
 from baselines.methods.rr_simple import RRMajority, RRTfidfLogreg
 from baselines.rr_pipeline import document_from_text, project, resegment
 
@@ -48,6 +48,24 @@ def test_bilstm_crf_learns_a_toy_sequence_problem():
     for path, marginal, y in zip(paths, marginals, test_y):
         assert len(path) == len(y) == marginal.shape[0]
         assert np.allclose(marginal.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_ensemble_averages_emissions_and_transitions():
+    torch.manual_seed(2)
+    members = [BiLstmCrf(4, 3, projection=8, hidden=8, layers=1, dropout=0.0).eval() for _ in range(2)]
+    for member in members:
+        torch.nn.init.normal_(member.crf.transitions)
+    x, _, lengths, _ = next(batches([np.random.default_rng(0).normal(size=(5, 4)).astype(np.float32)], None, [0], 1))
+    with torch.no_grad():
+        alone = Ensemble(members[:1]).eval()
+        assert alone.decode(x, lengths)[0] == members[0].decode(x, lengths)[0]
+        both = Ensemble(members).eval()
+        mean = (members[0].emissions(x, lengths) + members[1].emissions(x, lengths)) / 2
+        assert torch.allclose(both.emissions(x, lengths), mean)
+        assert torch.allclose(both.crf.transitions, (members[0].crf.transitions + members[1].crf.transitions) / 2)
+        restored = Ensemble([BiLstmCrf(4, 3, projection=8, hidden=8, layers=1, dropout=0.0) for _ in range(2)])
+        restored.load_state_dict(both.state_dict())
+        assert restored.eval().decode(x, lengths)[0] == both.decode(x, lengths)[0]
 
 
 def test_marginals_match_brute_force():

@@ -39,3 +39,12 @@ def test_seeded_training_is_deterministic(data_dir):
     runs = [BiLstmCrfTagger(max_epochs=2, hidden=32, projection=64, seed=3).fit(train).predict(dev, progress=False)
             for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+def test_ensemble_members_trained_in_workers_equal_those_trained_in_process(data_dir):
+    train = load_rr(data_dir, "train")[:6]
+    dev = load_rr(data_dir, "dev")[:1]
+    runs = [BiLstmCrfTagger(max_epochs=2, hidden=32, projection=64, n_models=2, workers=workers, seed=3).fit(train)
+            for workers in (1, 2)]
+    assert len(runs[0].model_.members) == 2 and len(runs[0].history_) == 2
+    assert runs[0].predict(dev, progress=False) == runs[1].predict(dev, progress=False)

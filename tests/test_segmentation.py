@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from segmentation.rules import RuleSegmenter
-from segmentation.spans import align, boundary_counts, prf, trim, trim_all
+from segmentation.spans import after_cue, align, boundary_counts, cue_share, prf, trim, trim_all
 from segmentation.trained import TrainedSegmenter, evaluate_segmenter, train_senter, windows
 
 JUDGMENT = ("IN THE HIGH COURT OF KARNATAKA\n\nCrl. Appeal No. 12 of 2019\n\n"
@@ -64,6 +64,14 @@ def toy_corpus(n):
             offset += len(part) + 1
         docs.append((text, spans))
     return docs
+
+
+def test_cue_share_counts_boundaries_after_punctuation_or_line_breaks():
+    text = "It was filed. The court\nheard it; then we argue that"
+    gold = [(0, 13), (14, 23), (24, 33), (34, 47), (48, len(text))]  # the last break follows no cue
+    assert [text[s:e] for s, e in gold][2:] == ["heard it;", "then we argue", "that"]
+    assert [after_cue(text, s) for s, _ in gold] == [True, True, True, True, False]
+    assert cue_share([(text, gold)]) == {"gold": 4, "after_cue": 3, "share": 3 / 4}
 
 
 def test_trained_senter_learns_from_gold_spans(tmp_path):

@@ -40,11 +40,15 @@ class BiLstmCrfTagger(Method):
     batch_docs: int = 16
     max_epochs: int = 30
     patience: int = 5
+    lr_decay: float = 1.0  # < 1: multiply the learning rate by this after `decay_patience` epochs without gain
+    decay_patience: int = 2
     val_fraction: float = 0.1  # documents carved from train for early stopping
     max_train_len: int = 400  # longer training documents are cut into pieces of this many sentences
     predict_batch_docs: int = 8
     torch_threads: int = 1  # small recurrent batches: one thread is as fast and identical run to run
     seed: int = 0
+    n_models: int = 1  # > 1: that many taggers (seeds seed, seed+1, ...) decoded as one ensemble
+    workers: int = 2  # ensemble members trained at once, each in its own process (same result as 1)
 
     def features(self, docs: list[Document], progress: bool = True) -> list[np.ndarray]:
         """Per document a (n_sentences, dim [+ surface]) float32 matrix."""
@@ -90,9 +94,7 @@ class BiLstmCrfTagger(Method):
         return xs, ys
 
     def fit(self, train: list[Document], val=None):
-        import torch
-
-        from .rr_crf import BiLstmCrf
+        from .rr_crf import Ensemble
 
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
@@ -110,55 +112,81 @@ class BiLstmCrfTagger(Method):
         else:
             train_idx, val_idx = self._split(len(docs))
             val_feats, val_labels = [feats[i] for i in val_idx], [labels[i] for i in val_idx]
-        torch.manual_seed(self.seed)
         self.n_features_ = int(feats[0].shape[1])
-        self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
-                                self.dropout)
-        with torch_threads(self.torch_threads):  # the encoder above used every core
-            self.history_ = self._train(*self._pieces(feats, labels, train_idx), val_feats, val_labels)
+        xs, ys = self._pieces(feats, labels, train_idx)
+        seeds = [self.seed + k for k in range(max(1, self.n_models))]
+        if self.workers > 1 and len(seeds) > 1:
+            from joblib import Parallel, delayed
+
+            trained = Parallel(n_jobs=min(self.workers, len(seeds)), backend="loky")(
+                delayed(self._fit_member)(xs, ys, val_feats, val_labels, seed) for seed in seeds)
+        else:
+            trained = [self._fit_member(xs, ys, val_feats, val_labels, seed) for seed in seeds]
+        self.model_ = Ensemble([member for member, _ in trained])
+        self.history_ = [history for _, history in trained]
         self.train_info_ = {"documents": len(docs), "loader_notes": list(getattr(train, "notes", [])),
                             "train_documents": len(train_idx),
                             "val_documents": len(val_feats), "fit_seconds": round(time.time() - started, 2),
-                            "best_epoch": max(self.history_, key=lambda h: h["val_weighted_f1"])["epoch"]
-                            if self.history_ else None}
+                            "best_epochs": [max(h, key=lambda e: e["val_weighted_f1"])["epoch"] for h in self.history_]}
         return self
 
-    def _train(self, xs, ys, val_feats, val_labels) -> list[dict]:
+    def _fit_member(self, xs, ys, val_feats, val_labels, seed: int) -> tuple:
+        """One tagger trained from `seed` (in this process or a worker): (model, epoch history)."""
+        with torch_threads(self.torch_threads):  # small recurrent batches; the encoder used every core
+            tagger = self._new_tagger(seed)
+            return tagger, self._train(tagger, xs, ys, val_feats, val_labels, seed)
+
+    def _new_tagger(self, seed: int):
+        import torch
+
+        from .rr_crf import BiLstmCrf
+
+        torch.manual_seed(seed)
+        return BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
+                         self.dropout)
+
+    def _train(self, model, xs, ys, val_feats, val_labels, seed: int) -> list[dict]:
         """Adam on the CRF loss; keep the epoch with the best weighted F1 on the validation documents."""
         import torch
         from sklearn.metrics import f1_score
 
         from .rr_crf import batches
 
-        optimizer = torch.optim.Adam(self.model_.parameters(), lr=self.lr, weight_decay=self.weight_decay)
-        rng = np.random.default_rng(self.seed)
+        optimizer = torch.optim.Adam(model.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=self.lr_decay,
+                                                               patience=self.decay_patience) \
+            if self.lr_decay < 1.0 else None
+        rng = np.random.default_rng(seed)
         history, best, best_state, waited = [], -1.0, None, 0
         for epoch in range(1, self.max_epochs + 1):
-            self.model_.train()
+            model.train()
             total = 0.0
             for x, y, lengths, _ in batches(xs, ys, self._epoch_order(xs, rng), self.batch_docs):
                 optimizer.zero_grad()
-                loss = self.model_.loss(x, y, lengths)
+                loss = model.loss(x, y, lengths)
                 loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.model_.parameters(), 5.0)
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
                 optimizer.step()
                 total += float(loss.detach()) * len(lengths)
             entry = {"epoch": epoch, "loss": round(total / len(xs), 4)}
             if val_feats:
-                predicted = np.concatenate([p for p, _ in self._decode(val_feats, marginals=False)])
+                predicted = np.concatenate([p for p, _ in self._decode(val_feats, marginals=False, model=model)])
                 gold = np.concatenate(val_labels)
                 entry["val_weighted_f1"] = round(float(f1_score(gold, predicted, average="weighted")), 4)
             else:
                 entry["val_weighted_f1"] = -entry["loss"]
             history.append(entry)
-            print(f"epoch {epoch}: loss {entry['loss']}, val weighted F1 {entry['val_weighted_f1']}", file=sys.stderr)
+            if scheduler is not None:
+                scheduler.step(entry["val_weighted_f1"])
+            print(f"seed {seed} epoch {epoch}: loss {entry['loss']}, val weighted F1 "
+                  f"{entry['val_weighted_f1']}", file=sys.stderr)
             if entry["val_weighted_f1"] > best:
-                best, best_state, waited = entry["val_weighted_f1"], copy.deepcopy(self.model_.state_dict()), 0
+                best, best_state, waited = entry["val_weighted_f1"], copy.deepcopy(model.state_dict()), 0
             else:
                 waited += 1
                 if waited >= self.patience:
                     break
-        self.model_.load_state_dict(best_state)
+        model.load_state_dict(best_state)
         return history
 
     def _epoch_order(self, xs, rng) -> list[int]:
@@ -167,19 +195,20 @@ class BiLstmCrfTagger(Method):
         groups = [noisy[k:k + self.batch_docs] for k in range(0, len(noisy), self.batch_docs)]
         return [i for g in rng.permutation(len(groups)).tolist() for i in groups[g]]
 
-    def _decode(self, feats: list[np.ndarray], marginals: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _decode(self, feats: list[np.ndarray], marginals: bool = True, model=None) -> list[tuple]:
         """(label ids, marginals) per document, in the given order; documents batched by length."""
         import torch
 
         from .rr_crf import batches
 
-        self.model_.eval()
+        model = model if model is not None else self.model_
+        model.eval()
         out: list = [None] * len(feats)
         nonempty = [i for i in range(len(feats)) if len(feats[i])]
         order = sorted(nonempty, key=lambda i: len(feats[i]))
         with torch.no_grad():
             for x, _, lengths, chosen in batches(feats, None, order, self.predict_batch_docs):
-                paths, posteriors = self.model_.decode(x, lengths, marginals)
+                paths, posteriors = model.decode(x, lengths, marginals)
                 for i, path, marginal in zip(chosen, paths, posteriors):
                     out[i] = (np.array(path, dtype=np.int64), marginal)
         empty = (np.zeros(0, dtype=np.int64), np.zeros((0, len(self.labels_))))
@@ -217,7 +246,7 @@ class BiLstmCrfTagger(Method):
     def load_state(self, folder: Path) -> None:
         import torch
 
-        from .rr_crf import BiLstmCrf
+        from .rr_crf import Ensemble
 
         self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
         state = json.loads((folder / "state.json").read_text())
@@ -226,8 +255,7 @@ class BiLstmCrfTagger(Method):
             import joblib
 
             self.tfidf_ = joblib.load(folder / "tfidf.joblib")
-        self.model_ = BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
-                                self.dropout)
+        self.model_ = Ensemble([self._new_tagger(self.seed + k) for k in range(max(1, self.n_models))])
         self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
         self.model_.eval()
 

@@ -7,7 +7,20 @@ from torch import nn
 from torchcrf import CRF
 
 
-class BiLstmCrf(nn.Module):
+class CrfDecoding:
+    """Viterbi paths and marginals from `self.emissions` and `self.crf` (a tagger or an ensemble of them)."""
+
+    def decode(self, x: torch.Tensor, lengths: torch.Tensor, marginals: bool = True) -> tuple[list, list]:
+        """Viterbi label ids and per-sentence marginal probabilities (T_i, L) (or None) of each document."""
+        scores = self.emissions(x, lengths)  # (B, T, L)
+        mask = padding_mask(lengths, x.shape[1])
+        paths = self.crf.decode(scores, mask=mask)
+        if not marginals:
+            return paths, [None] * len(paths)
+        return paths, [crf_marginals(self.crf, scores[b, :int(n)]).numpy() for b, n in enumerate(lengths)]
+
+
+class BiLstmCrf(CrfDecoding, nn.Module):
     """Emission scores from a bidirectional LSTM over sentence vectors; label transitions from a CRF.
 
     The two directions are separate LSTMs over padded batches, the backward one on each document reversed
@@ -38,14 +51,22 @@ class BiLstmCrf(nn.Module):
         mask = padding_mask(lengths, x.shape[1])  # (B, T) bool
         return -self.crf(self.emissions(x, lengths), y, mask=mask, reduction="mean")
 
-    def decode(self, x: torch.Tensor, lengths: torch.Tensor, marginals: bool = True) -> tuple[list, list]:
-        """Viterbi label ids and per-sentence marginal probabilities (T_i, L) (or None) of each document."""
-        scores = self.emissions(x, lengths)  # (B, T, L)
-        mask = padding_mask(lengths, x.shape[1])
-        paths = self.crf.decode(scores, mask=mask)
-        if not marginals:
-            return paths, [None] * len(paths)
-        return paths, [crf_marginals(self.crf, scores[b, :int(n)]).numpy() for b, n in enumerate(lengths)]
+
+class Ensemble(CrfDecoding, nn.Module):
+    """Several trained taggers decoded as one: mean emission scores, mean CRF transition scores."""
+
+    def __init__(self, members: list[BiLstmCrf]):
+        super().__init__()
+        self.members = nn.ModuleList(members)
+        n_labels = members[0].crf.num_tags
+        self.crf = CRF(n_labels, batch_first=True)
+        with torch.no_grad():
+            for name in ("start_transitions", "end_transitions", "transitions"):
+                getattr(self.crf, name).copy_(torch.stack([getattr(m.crf, name) for m in members]).mean(0))
+
+    def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """x (B, T, F) -> mean emission scores of the members (B, T, L)."""
+        return torch.stack([m.emissions(x, lengths) for m in self.members]).mean(0)
 
 
 def reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
