@@ -34,9 +34,13 @@ def eval_segmenter_command(data_dir, split: str | None, models_dir) -> None:
         table.add_row(name, *(f"{row[k]:.4f}" for k in ("precision", "recall", "f1")),
                       str(row["gold"]), str(row["predicted"]), f"{row['seconds']:.1f}")
     Console().print(table)
-    cues = read_json(path)["gold_boundaries_after_cue"]
+    record = read_json(path)
+    cues, numbered = record["gold_boundaries_after_cue"], record["gold_breaks_at_numbered_lines"]
     typer.echo(f"{cues['after_cue']} of {cues['gold']} gold boundaries ({cues['share']:.1%}) follow a line break or "
                "sentence punctuation; the rest lie where no cue marks them")
+    typer.echo("gold breaks at lines opening with a paragraph number: "
+               + ", ".join(f"{key} the number {value}" if key in ("before", "after") else f"{key} {value}"
+                           for key, value in numbered.items()))
     typer.echo(f"wrote {path}")
 
 

@@ -72,7 +72,7 @@ def evaluate_segmenters(data_dir=None, *, split: str = "dev", names=SEGMENTERS, 
     from baselines.run import models_root, run_meta
     from baselines.tasks import data_root
 
-    from .spans import cue_share
+    from .spans import cue_share, numbered_paragraphs
     from .trained import evaluate_segmenter
 
     started = time.time()
@@ -88,5 +88,6 @@ def evaluate_segmenters(data_dir=None, *, split: str = "dev", names=SEGMENTERS, 
         raise BaselinesError("no segmenter to evaluate")
     path = models_root(models_dir) / "segmenter" / f"{split}.results.json"
     write_json(path, {"split": split, "documents": len(pairs), "boundary": results,
-                      "gold_boundaries_after_cue": cue_share(pairs), "meta": run_meta(started)})
+                      "gold_boundaries_after_cue": cue_share(pairs),
+                      "gold_breaks_at_numbered_lines": numbered_paragraphs(pairs), "meta": run_meta(started)})
     return results, path

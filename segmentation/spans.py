@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 
 Span = tuple[int, int]
 
@@ -64,6 +65,22 @@ def cue_share(pairs: list[tuple[str, list[Span]]]) -> dict:
         total += len(starts)
         cued += sum(after_cue(text, s) for s in starts)
     return {"gold": total, "after_cue": cued, "share": cued / total if total else 0.0}
+
+
+NUMBERED_LINE = re.compile(r"\n[ \t]*(\d{1,3}\.)[ \t]+(?=[A-Z])")  # a line opening with "12. The"
+
+
+def numbered_paragraphs(pairs: list[tuple[str, list[Span]]]) -> dict:
+    """Where the gold breaks fall at lines opening with a paragraph number: before it, after it, both or neither.
+
+    The corpus is not consistent here, so no segmenter can match every one of them."""
+    counts = {"before": 0, "after": 0, "both": 0, "neither": 0}
+    for text, gold in pairs:
+        starts = boundaries(text, gold)
+        for match in NUMBERED_LINE.finditer(text):
+            before, after = match.start(1) in starts, match.end() in starts
+            counts["both" if before and after else "before" if before else "after" if after else "neither"] += 1
+    return counts
 
 
 def boundary_counts(text: str, gold: list[Span], predicted: list[Span]) -> tuple[int, int, int]:

@@ -24,7 +24,7 @@ def test_small_bilstm_crf_beats_majority_and_round_trips(data_dir, tmp_path):
     dev = load_rr(data_dir, "dev")[:4]
     floor = weighted_f1(RRMajority().fit(train), dev)
     tagger = BiLstmCrfTagger(max_epochs=10, patience=4, batch_docs=2, lr=0.004, hidden=64, projection=128,
-                             seed=0).fit(train)
+                             n_models=2, seed=0).fit(train)
     assert tagger.train_info_["val_documents"] >= 1 and tagger.history_
     assert weighted_f1(tagger, dev) > floor + 0.1
     rows = tagger.predict(dev, progress=False)
@@ -36,8 +36,8 @@ def test_small_bilstm_crf_beats_majority_and_round_trips(data_dir, tmp_path):
 def test_seeded_training_is_deterministic(data_dir):
     train = load_rr(data_dir, "train")[:6]
     dev = load_rr(data_dir, "dev")[:1]
-    runs = [BiLstmCrfTagger(max_epochs=2, hidden=32, projection=64, seed=3).fit(train).predict(dev, progress=False)
-            for _ in range(2)]
+    runs = [BiLstmCrfTagger(max_epochs=2, hidden=32, projection=64, n_models=1, seed=3).fit(train).predict(
+        dev, progress=False) for _ in range(2)]
     assert runs[0] == runs[1]
 
 

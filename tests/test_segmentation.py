@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from segmentation.rules import RuleSegmenter
-from segmentation.spans import after_cue, align, boundary_counts, cue_share, prf, trim, trim_all
+from segmentation.spans import (after_cue, align, boundary_counts, cue_share, numbered_paragraphs, prf, trim,
+                                trim_all)
 from segmentation.trained import TrainedSegmenter, evaluate_segmenter, train_senter, windows
 
 JUDGMENT = ("IN THE HIGH COURT OF KARNATAKA\n\nCrl. Appeal No. 12 of 2019\n\n"
@@ -72,6 +73,13 @@ def test_cue_share_counts_boundaries_after_punctuation_or_line_breaks():
     assert [text[s:e] for s, e in gold][2:] == ["heard it;", "then we argue", "that"]
     assert [after_cue(text, s) for s, _ in gold] == [True, True, True, True, False]
     assert cue_share([(text, gold)]) == {"gold": 4, "after_cue": 3, "share": 3 / 4}
+
+
+def test_numbered_paragraph_breaks_are_counted_by_side():
+    text = "Intro.\n1. The first.\n2. The second.\n3. The third."
+    one, two, three = (text.index(f"{k}. The") for k in (1, 2, 3))
+    gold = [(0, 6), (one, two - 1), (two + 3, three - 1), (three, len(text))]  # "2." left outside, as a gap
+    assert numbered_paragraphs([(text, gold)]) == {"before": 2, "after": 1, "both": 0, "neither": 0}
 
 
 def test_trained_senter_learns_from_gold_spans(tmp_path):
