@@ -118,7 +118,7 @@ class BiLstmCrfTagger(Method):
         if self.workers > 1 and len(seeds) > 1:
             from joblib import Parallel, delayed
 
-            trained = Parallel(n_jobs=min(self.workers, len(seeds)), backend="loky")(
+            trained = Parallel(n_jobs=min(self.workers, len(seeds)), backend="loky", max_nbytes=None)(
                 delayed(self._fit_member)(xs, ys, val_feats, val_labels, seed) for seed in seeds)
         else:
             trained = [self._fit_member(xs, ys, val_feats, val_labels, seed) for seed in seeds]
