@@ -31,8 +31,8 @@ class BiLstmCrfTagger(Method):
     encode_batch_size: int = 64
     surface_features: bool = True  # position and lexical features beside the embedding
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
-    projection: int = 384
-    hidden: int = 256
+    projection: int = 256
+    hidden: int = 128
     layers: int = 1
     dropout: float = 0.4
     lr: float = 0.002
