@@ -35,12 +35,12 @@ def sentence_features(doc: Document) -> np.ndarray:
     for i, sentence in enumerate(doc.sentences):
         text = model_input(sentence.text)
         lower = text.lower()
-        letters = [c for c in text if c.isalpha()] or [" "]
+        letters = list(filter(str.isalpha, text)) or [" "]
         rel = i / (n - 1) if n > 1 else 0.0
         rows[i, :12] = [rel, rel * rel, float(i < 3), float(i >= n - 3), math.log1p(i) / 6,
                         math.log1p(n - 1 - i) / 6, math.log1p(len(text)) / 7,
-                        sum(c.isupper() for c in letters) / len(letters),
-                        sum(c.isdigit() for c in text) / max(len(text), 1),
+                        sum(map(str.isupper, letters)) / len(letters),
+                        sum(map(str.isdigit, text)) / max(len(text), 1),
                         float(bool(re.match(r"^\(?\d{1,3}[.)]", text))), float(text.endswith(":")),
                         float(text.endswith("?"))]
         rows[i, 12:] = [float(bool(pattern.search(lower))) for _, pattern in COMPILED]
