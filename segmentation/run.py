@@ -39,7 +39,7 @@ def gold_pairs(docs) -> list[tuple[str, list[tuple[int, int]]]]:
     return [(d.text, [(s.start, s.end) for s in d.sentences]) for d in docs]
 
 
-def train_segmenter(data_dir=None, *, models_dir=None, epochs: int = 3, sample: float = 0.3, width: int = 48,
+def train_segmenter(data_dir=None, *, models_dir=None, epochs: int = 6, sample: float = 1.0, width: int = 64,
                     depth: int = 3, seed: int = 0, val_docs: int = 20, log=print) -> Path:
     """Train the senter on LegalEval train (minus `val_docs` documents kept for epoch selection) and save it."""
     from baselines.data.rr import load_rr
