@@ -104,7 +104,8 @@ def breakdowns(report: Report) -> list[Table]:
                 Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
     if report.task.kind == "sequence-labelling":
         labels = sorted({lab for s in systems for lab in s.result.get("per_label", {})},
-                        key=lambda lab: -(_first_n([report.reference, *systems], "per_label", lab, "support") or 0))
+                        key=lambda lab: (-(_first_n([report.reference, *systems], "per_label", lab, "support") or 0),
+                                         lab))  # ties by name: the same order in every run
         rows = [[lab, _first_n([report.reference, *systems], "per_label", lab, "support"),
                  *(s.result.get("per_label", {}).get(lab, {}).get("f1") for s in systems)] for lab in labels]
         return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
