@@ -136,3 +136,19 @@ def test_retraining_keeps_cross_validated_results_and_names_keep_dots(tmp_path):
     preds.write_text("".join(json.dumps({"id": str(i), "raw": "A"}) + "\n" for i in range(6)))
     assert run("score", "scalr", str(preds), "--data-dir", str(data)).exit_code == 0
     assert (tmp_path / "models" / "scalr" / "gpt-4.5" / "test.results.json").is_file()
+
+
+def test_the_encoder_a_saved_model_was_trained_with_is_not_an_override(tmp_path, monkeypatch):
+    from baselines import run as run_module
+    from baselines.errors import BaselinesError
+    from baselines.methods.base import Method
+    from baselines.tasks import get_task
+
+    folder = tmp_path / "rr" / "bilstm_crf-enc"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({"params": {"encoder": "ENC"}}))
+    monkeypatch.setattr(Method, "load", classmethod(lambda cls, path: path))
+    where = dict(model=None, models_dir=tmp_path, name="bilstm_crf-enc", config=None)
+    assert run_module.fitted_method(get_task("rr"), "bilstm_crf", overrides={"encoder": "ENC"}, **where) == folder
+    with pytest.raises(BaselinesError, match="holds a saved model"):
+        run_module.fitted_method(get_task("rr"), "bilstm_crf", overrides={"encoder": "OTHER"}, **where)
