@@ -93,8 +93,10 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
         raise BaselinesError(f"{model} is not a model folder (no config.json)")
     method = build_method(task.name, method_name, config, overrides)
     if method.needs_fit:
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train {task.name} --method {method_name}` "
-                             "first" + (" or evaluate with --cv K" if task.train_split is None else ""))
+        encoder = (overrides or {}).get("encoder")
+        same = f" --encoder {encoder}" if encoder else f" --name {name}" if name and name != method_name else ""
+        raise BaselinesError(f"no trained model in {folder}; run `baselines train {task.name} --method {method_name}"
+                             f"{same}` first" + (" or evaluate with --cv K" if task.train_split is None else ""))
     return method
 
 

@@ -107,6 +107,8 @@ def test_majority_needs_training_or_cv(tmp_path):
     data = scalr_dir(tmp_path)
     result = run("eval", "scalr", "--method", "majority", "--data-dir", str(data))
     assert result.exit_code == 2 and "baselines train scalr --method majority" in result.output
+    result = run("eval", "scalr", "--method", "majority", "--name", "m2", "--data-dir", str(data))
+    assert result.exit_code == 2 and "baselines train scalr --method majority --name m2` first" in result.output
     assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
     assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
     assert run("eval", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
