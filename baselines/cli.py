@@ -135,10 +135,9 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                                        models_dir=models_dir, name=name, seed=seed)
 
     missing = "skip" if only_present else missing
-    if encoder and not method:  # the same model folder name as `baselines train TASK --encoder ...` chose
-        from .tasks import get_task
+    from .tasks import get_task
 
-        method = guarded(get_task, task).default_method
+    method = method or guarded(get_task, task).default_method  # the folder name `train --encoder` chose
     result, folder = guarded(run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
                              config=config, overrides=_overrides(set_, encoder), models_dir=models_dir,
                              name=_default_name(method, name, encoder), cv=cv, seed=seed, missing=missing,

@@ -83,8 +83,8 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
         return build_method(task.name, method_name, config, overrides)
     folder = Path(model) if model else models_root(models_dir) / task.name / (name or method_name)
     if (folder / "config.json").is_file():
-        overrides = {k: v for k, v in (overrides or {}).items()  # --encoder also names the folder: same is fine
-                     if not (k == "encoder" and read_json(folder / "config.json")["params"].get(k) == v)}
+        saved = read_json(folder / "config.json")["params"]  # a value the model was trained with is no override
+        overrides = {k: v for k, v in (overrides or {}).items() if saved.get(k, object()) != v}
         if config or overrides:
             raise BaselinesError(f"{folder} holds a saved model: --config/--set/--encoder do not apply to it "
                                  "(retrain with them, or evaluate with --cv K)")

@@ -52,9 +52,10 @@ CUE_ENDINGS = ".?!:;)]\"'\u201d"
 
 def after_cue(text: str, start: int) -> bool:
     """A sentence starting at `start` follows a line break, or text ending in . ? ! : ; or a closing bracket/quote."""
-    before = text[:start]
-    stripped = before.rstrip()
-    return not stripped or "\n" in before[len(stripped):] or stripped[-1] in CUE_ENDINGS
+    end = start
+    while end and text[end - 1].isspace():
+        end -= 1
+    return end == 0 or "\n" in text[end:start] or text[end - 1] in CUE_ENDINGS
 
 
 def cue_share(pairs: list[tuple[str, list[Span]]]) -> dict:

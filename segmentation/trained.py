@@ -5,7 +5,7 @@ import random
 import time
 from pathlib import Path
 
-from .spans import Span, boundary_counts, prf, trim_all
+from .spans import CUE_ENDINGS, Span, boundary_counts, prf, trim_all
 
 # A wider, deeper tok2vec than spaCy's default senter (width 12, depth 1): sees +-depth tokens.
 def model_config(width: int, depth: int, embed_size: int) -> dict:
@@ -21,8 +21,8 @@ def candidate(doc, i: int) -> bool:
     if i == 0 or doc[i].is_space:
         return False
     before = doc[i - 1]
-    return "\n" in before.text or before.text[-1] in ".?!:;)\"'\u201d]" or (
-        before.is_space and i > 1 and doc[i - 2].text[-1] in ".?!:;)\"'\u201d]")
+    return "\n" in before.text or before.text[-1] in CUE_ENDINGS or (
+        before.is_space and i > 1 and doc[i - 2].text[-1] in CUE_ENDINGS)
 
 
 def windows(nlp, text: str, spans: list[Span], width: int) -> list[tuple[str, list[int]]]:

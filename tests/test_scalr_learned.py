@@ -84,5 +84,4 @@ def test_cv_beats_tfidf_on_real_data(data_dir):
                               overrides={"inner_folds": 3, "l2_grid": [0.003, 0.03], "hgb_iter_grid": [100]})
     tfidf, _ = run.evaluate("scalr", "tfidf", data_dir)
     learned_acc, tfidf_acc = learned.to_dict()["metrics"]["accuracy"], tfidf.to_dict()["metrics"]["accuracy"]
-    print(f"learned {learned_acc:.4f} tfidf {tfidf_acc:.4f}")
     assert learned_acc > tfidf_acc + 0.2

@@ -114,7 +114,7 @@ class BiLstmCrfTagger(Method):
             val_feats, val_labels = [feats[i] for i in val_idx], [labels[i] for i in val_idx]
         self.n_features_ = int(feats[0].shape[1])
         xs, ys = self._pieces(feats, labels, train_idx)
-        seeds = [self.seed + k for k in range(max(1, self.n_models))]
+        seeds = self._seeds()
         if self.workers > 1 and len(seeds) > 1:
             from joblib import Parallel, delayed
 
@@ -132,16 +132,19 @@ class BiLstmCrfTagger(Method):
 
     def _fit_member(self, xs, ys, val_feats, val_labels, seed: int) -> tuple:
         """One tagger trained from `seed` (in this process or a worker): (model, epoch history)."""
-        with torch_threads(self.torch_threads):  # small recurrent batches; the encoder used every core
-            tagger = self._new_tagger(seed)
-            return tagger, self._train(tagger, xs, ys, val_feats, val_labels, seed)
-
-    def _new_tagger(self, seed: int):
         import torch
 
+        with torch_threads(self.torch_threads):  # small recurrent batches; the encoder used every core
+            torch.manual_seed(seed)
+            tagger = self._new_tagger()
+            return tagger, self._train(tagger, xs, ys, val_feats, val_labels, seed)
+
+    def _seeds(self) -> list[int]:
+        return [self.seed + k for k in range(max(1, self.n_models))]
+
+    def _new_tagger(self):
         from .rr_crf import BiLstmCrf
 
-        torch.manual_seed(seed)
         return BiLstmCrf(self.n_features_, len(self.labels_), self.projection, self.hidden, self.layers,
                          self.dropout)
 
@@ -215,8 +218,6 @@ class BiLstmCrfTagger(Method):
         return [o if o is not None else empty for o in out]
 
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
-        import torch
-
         check_predictable(records, self.labels_)
         feats = self.features(records, progress)
         if feats and any(len(f) and f.shape[1] != self.n_features_ for f in feats):
@@ -255,7 +256,7 @@ class BiLstmCrfTagger(Method):
             import joblib
 
             self.tfidf_ = joblib.load(folder / "tfidf.joblib")
-        self.model_ = Ensemble([self._new_tagger(self.seed + k) for k in range(max(1, self.n_models))])
+        self.model_ = Ensemble([self._new_tagger() for _ in self._seeds()])
         self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
         self.model_.eval()
 
