@@ -7,38 +7,35 @@ from typing import List, Optional
 
 import typer
 
-from .errors import BaselinesError
+from .cli_errors import fail, guarded
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs.")
 data_app = typer.Typer(no_args_is_help=True, help="Get benchmark data.")
 app.add_typer(data_app, name="data")
 
-DataDir = typer.Option(None, "--data-dir", help="Benchmark data folder (default: $BASELINES_DATA).")
-ModelsDir = typer.Option(None, "--models-dir", help="Where model folders and results go (default: $BASELINES_MODELS or ./models).")
+DataDir = typer.Option(None, "--data-dir", help="Benchmark data folder (default: $BASELINES_DATA, else ~/.local/share/legal-baselines).")
+Download = typer.Option(False, "--download", help="Fetch the benchmark into the data folder first if it is not there.")
+ModelsDir = typer.Option(None, "--models-dir", help="Where fitted model folders go (default: $BASELINES_MODELS or ./models).")
+ResultsDir = typer.Option(None, "--results-dir", help="Where eval/score runs go (default: $BASELINES_RESULTS or ./results).")
+Force = typer.Option(False, "--force", help="Replace a scored run of the same name and variant.")
 Method = typer.Option(None, "--method", "-m", help="Method name (see `baselines ls`); default: the task's default.")
 Config = typer.Option(None, "--config", help="YAML config (default: configs/<task>/<method>.yaml).")
 Sets = typer.Option(None, "--set", help="Override a config value: key=value (repeatable).")
 Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder or hub name (default: packaged all-MiniLM-L6-v2).")
-Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ (default: the method).")
+Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ and results/<task>/ (default: the method).")
 Tasks = typer.Option(None, "--tasks", help="CaselawQA: comma-separated subset of task names.")
 Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
 OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
 
 
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+@app.callback()
+def main_options(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log progress details (epochs, folds).")):
+    """Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs."""
+    import logging
 
-
-def guarded(function, *args, **kwargs):
-    """Run `function`; user-facing errors become one line on stderr and exit code 2."""
-    try:
-        return function(*args, **kwargs)
-    except BaselinesError as exc:
-        fail(str(exc))
-    except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
-        fail(f"{exc.filename}: {exc.strerror}")
+    logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("baselines").setLevel(logging.INFO if verbose else logging.WARNING)
 
 
 def _overrides(sets, encoder) -> dict:
@@ -54,6 +51,14 @@ def _load_options(tasks: str | None) -> dict:
     return {"tasks": [t.strip() for t in tasks.split(",") if t.strip()]} if tasks else {}
 
 
+def _with_data(task: str, download: bool, function, *args, **kwargs):
+    """`function(*args, **kwargs)`, fetching a missing benchmark first with --download (or a yes when asked on a terminal)."""
+    from .data.download import with_benchmark
+
+    confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
+    return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
+
+
 def _default_name(method: str | None, name: str | None, encoder: str | None) -> str | None:
     if name or not encoder:
         return name
@@ -63,8 +68,8 @@ def _default_name(method: str | None, name: str | None, encoder: str | None) -> 
 @app.command("ls")
 def list_all():
     """List tasks, their methods and configs."""
-    from .config import config_path
-    from .methods import method_names
+    from .config import config_path, config_variants
+    from .methods import method_aliases, method_names
     from .tasks import TASKS
 
     for task in TASKS.values():
@@ -74,7 +79,11 @@ def list_all():
             path = config_path(task.name, method)
             shown = f"configs/{task.name}/{method}.yaml" if path.is_file() else "defaults"
             default = "  [default]" if method == task.default_method else ""
-            typer.echo(f"    - {method:<14} config: {shown}{default}")
+            aliases = "".join(f"  (alias {alias})" for alias in method_aliases(task.name, method))
+            typer.echo(f"    - {method:<14} config: {shown}{default}{aliases}")
+            variants = [p.stem for p in config_variants(task.name, method)]
+            if variants:
+                typer.echo(f"      {'':<14} variants (--config NAME): {', '.join(variants)}")
 
 
 @app.command("train")
@@ -85,19 +94,15 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   train_file: Optional[Path] = typer.Option(None, "--train-file", help="Train on this file instead of the train split."),
                   tasks: Optional[str] = Tasks, models_dir: Optional[Path] = ModelsDir,
                   backend: Optional[str] = typer.Option(None, "--backend", help="Per-task jobs: loky | threading | sequential | dask."),
-                  scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler for --backend dask, e.g. tcp://HOST:8786.")):
-    """Fit a method and save it under models/<task>/<name>/ (`segmenter`: the rr sentence segmenter)."""
+                  scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler for --backend dask, e.g. tcp://HOST:8786."),
+                  download: bool = Download):
+    """Fit a method and save it under models/<task>/<name>/."""
     from . import run
     from .tasks import get_task
 
-    if task == "segmenter":
-        from .rr_cli import train_segmenter_command
-
-        return train_segmenter_command(data_dir, models_dir)
-
     method = method or guarded(get_task, task).default_method
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
-    folder = guarded(run.train, task, method, data_dir, config=config, overrides={**_overrides(set_, encoder), **parallel},
+    folder = _with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**_overrides(set_, encoder), **parallel},
                      models_dir=models_dir, name=_default_name(method, name, encoder), train_file=train_file,
                      load_options=_load_options(tasks))
     typer.echo(f"saved {folder}")
@@ -114,63 +119,54 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
                  encoder: Optional[str] = Encoder, name: Optional[str] = Name, tasks: Optional[str] = Tasks,
                  missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
-                 segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rr: score end to end on raw text cut by this segmenter (rule | trained | folder).")):
-    """Predict and score a split; writes <split>.predictions.jsonl and <split>.results.json."""
+                 segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rr: score end to end on raw text cut by this segmenter (rule | trained | folder)."),
+                 results_dir: Optional[Path] = ResultsDir, force: bool = Force, download: bool = Download):
+    """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
     from . import run
-
-    if task == "segmenter":
-        from .rr_cli import eval_segmenter_command
-
-        return eval_segmenter_command(data_dir, split, models_dir)
-    if segmenter:
-        ignored = [flag for flag, value in (("--test-file", test_file), ("--cv", cv), ("--config", config), ("--set", set_),
-                                            ("--encoder", encoder), ("--tasks", tasks), ("--only-present", only_present))
-                   if value] + (["--missing"] if missing != "error" else [])
-        if task != "rr" or ignored:
-            fail("--segmenter is for `baselines eval rr` only" if task != "rr" else
-                 f"--segmenter does not go with {', '.join(ignored)}")
-        from .rr_cli import eval_end_to_end_command
-
-        return eval_end_to_end_command(method, data_dir, segmenter=segmenter, split=split, model=model,
-                                       models_dir=models_dir, name=name, seed=seed)
 
     missing = "skip" if only_present else missing
     from .tasks import get_task
 
     method = method or guarded(get_task, task).default_method  # the folder name `train --encoder` chose
-    result, folder = guarded(run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
+    result, folder = _with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
                              config=config, overrides=_overrides(set_, encoder), models_dir=models_dir,
-                             name=_default_name(method, name, encoder), cv=cv, seed=seed, missing=missing,
-                             load_options=_load_options(tasks))
-    from .report import print_result
+                             results_dir=results_dir, name=_default_name(method, name, encoder), cv=cv, seed=seed,
+                             missing=missing, load_options=_load_options(tasks), force=force, segmenter=segmenter)
+    from .summary import print_result
 
     print_result(result)
-    typer.echo(f"wrote {folder}/{result.split}.results.json")
+    typer.echo(f"wrote {folder}/")
 
 
 @app.command("score")
 def score_command(task: str = typer.Argument(..., help="Task name."),
-                  predictions: Path = typer.Argument(..., help="JSONL of {id, prediction} or {id, raw}, or lm-eval samples."),
+                  predictions: Path = typer.Argument(..., help="JSONL of {id, prediction} or {id, raw}, lm-eval samples, or (--format lawma) a folder of Lawma responses."),
                   data_dir: Optional[Path] = DataDir, name: Optional[str] = Name,
-                  fmt: str = typer.Option("auto", "--format", help="auto | jsonl | lm-eval"),
+                  fmt: str = typer.Option("auto", "--format", help="auto | jsonl | lm-eval | lawma (caselawqa: a folder of Lawma's released <task>.json responses, or one such file)"),
                   split: Optional[str] = typer.Option(None, "--split", help="Reference split (default: the task's)."),
                   test_file: Optional[Path] = typer.Option(None, "--test-file", help="References from this file."),
-                  tasks: Optional[str] = Tasks, missing: str = Missing, models_dir: Optional[Path] = ModelsDir,
+                  tasks: Optional[str] = Tasks, missing: str = Missing, results_dir: Optional[Path] = ResultsDir,
+                  kind: Optional[str] = typer.Option(None, "--kind", help="ours | llm | other (default: llm for generations and harness logs, other for label files)."),
+                  force: bool = Force,
                   id_field: Optional[str] = typer.Option(None, "--id-field", help="lm-eval: doc field holding the item id (default: id, index or idx; doc_id = the harness's position)."),
                   lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several."),
-                  only_present: bool = OnlyPresent):
+                  only_present: bool = OnlyPresent, download: bool = Download):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from . import run
 
     missing = "skip" if only_present else missing
-    result, folder = guarded(run.score_file, task, predictions, data_dir, split=split, name=name, fmt=fmt,
-                             missing=missing, models_dir=models_dir, test_file=test_file,
+    result, folder = _with_data(task, download, run.score_file, task, predictions, data_dir, split=split, name=name, fmt=fmt,
+                             missing=missing, results_dir=results_dir, test_file=test_file, kind=kind, force=force,
                              load_options=_load_options(tasks),
                              lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter})
-    from .report import print_result
+    from .summary import print_result
 
     print_result(result)
-    typer.echo(f"wrote {folder}/{result.split}.results.json")
+    if "join" in result.meta:
+        from .lawma_responses import join_summary
+
+        typer.echo(f"responses: {join_summary(result.meta['join'])}")
+    typer.echo(f"wrote {folder}/")
 
 
 @app.command("compare")
@@ -182,46 +178,90 @@ def compare_command(task: str = typer.Argument(..., help="Task name."),
                     scatter: Optional[str] = typer.Option(None, "--scatter", help="CaselawQA: system plotted per task against the reference (default: the best other)."),
                     replicates: int = typer.Option(1000, "--replicates", help="Paired bootstrap replicates."),
                     seed: int = typer.Option(0, "--seed", help="Seed of the paired bootstrap."),
-                    models_dir: Optional[Path] = ModelsDir):
+                    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rr: end-to-end runs with this segmenter (any: every run)."),
+                    test_file: Optional[str] = typer.Option(None, "--test-file", help="Runs scored on this test file (its name) instead of a split."),
+                    systems: Optional[str] = typer.Option(None, "--systems", help="Only these systems (comma-separated names)."),
+                    results_dir: Optional[Path] = ResultsDir):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
-    from . import compare, plots
+    from . import compare, render
 
-    report = guarded(compare.compare, task, models_dir, split=split, against=against, replicates=replicates, seed=seed)
-    written = guarded(plots.write_report, report, out, scatter) if out else []
+    comparison = guarded(compare.compare, task, results_dir, split=split, against=against, replicates=replicates, seed=seed,
+                     segmenter=segmenter, test_file=test_file,
+                     only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
+    written = guarded(render.write_files, comparison, out, scatter) if out else []
     if markdown_only:
-        typer.echo(plots.to_markdown(report))
+        typer.echo(render.to_markdown(comparison))
     else:
-        plots.print_report(report)
+        render.print_comparison(comparison)
     for path in written:
         typer.echo(f"wrote {path}", err=markdown_only)
 
 
 @app.command("predict")
-def predict_command(task: str = typer.Argument(..., help="Task name (rr)."),
+def predict_command(task: str = typer.Argument(..., help="Task name (a task that labels raw text: rr)."),
                     file: Path = typer.Argument(..., help="A raw judgment as a UTF-8 text file."),
                     out: Optional[Path] = typer.Option(None, "--out", help="Write the labelled sentences as JSONL."),
                     model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder (default: models/rr/<method>)."),
                     method: Optional[str] = Method,
                     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rule | trained | folder (default: trained if saved, else rule)."),
                     quiet: bool = typer.Option(False, "--quiet", help="No table."), models_dir: Optional[Path] = ModelsDir):
-    """Cut a raw judgment into sentences and label each with its rhetorical role."""
-    from .rr_cli import predict_command as run_predict
+    """Label a raw text file (rr: cut a judgment into sentences and give each its rhetorical role)."""
+    from .summary import print_predictions
+    from .tasks import TASKS, get_task
 
-    run_predict(task, file, out=out, model=model, method=method, segmenter=segmenter, models_dir=models_dir,
-                quiet=quiet)
+    spec = guarded(get_task, task)
+    if spec.predict is None:
+        able = ", ".join(name for name, other in TASKS.items() if other.predict is not None)
+        fail(f"task {task!r} does not label raw text; `baselines predict` works for: {able}")
+    rows = guarded(spec.predict, file, model=model, method_name=method, segmenter=segmenter, models_dir=models_dir,
+                   out=out)
+    if not quiet:
+        print_predictions(rows)
+    if out:
+        typer.echo(f"wrote {len(rows)} sentences to {out}")
 
 
 @data_app.command("download")
 def download_command(task: str = typer.Argument(..., help="Task name."),
-                     dest: Path = typer.Option(Path("data"), "--dest", help="Data folder to fill (then use --data-dir DEST).")):
+                     dest: Optional[Path] = typer.Option(None, "--dest", help="Data folder to fill (default: $BASELINES_DATA, else ~/.local/share/legal-baselines, where every command looks).")):
     """Download a benchmark's official files (needs network access to Hugging Face / GitHub)."""
     from .tasks import get_task
 
     spec = guarded(get_task, task)
     if spec.download is None:
         fail(f"task {task!r} has no download")
-    folder = guarded(spec.download, dest)
-    typer.echo(f"downloaded {task} into {folder}; use --data-dir {dest}")
+    from .paths import data_location
+
+    home = data_location(None)[0]
+    folder = guarded(spec.download, dest or home)
+    typer.echo(f"downloaded {task} into {folder}" + ("" if dest is None or dest == home else f"; use --data-dir {dest}"))
+
+
+export_app = typer.Typer(no_args_is_help=True, help="Write a benchmark's items for other evaluation tools.")
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("lm-eval")
+def export_lm_eval_command(task: str = typer.Argument(..., help="scalr | caselawqa | rr"),
+                           out: Path = typer.Option(..., "--out", help="Folder to write (refused if not empty, unless --force)."),
+                           data_dir: Optional[Path] = DataDir,
+                           split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
+                           max_chars: Optional[int] = typer.Option(None, "--max-chars", help="caselawqa: characters of each opinion kept, from its start (default 24000; 0: whole)."),
+                           window: Optional[int] = typer.Option(None, "--window", help="rr: context sentences on each side of the target (default 2)."),
+                           tasks: Optional[str] = Tasks,
+                           force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder.")):
+    """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
+    from .lm_eval_export import EXTRA, commands, export_lm_eval, harness_installed
+
+    export = guarded(export_lm_eval, task, data_dir, out, split=split, max_chars=max_chars, window=window,
+                     force=force, load_options=_load_options(tasks))
+    typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
+    for note in export.notes:
+        typer.echo(f"  {note}")
+    for line in commands(export, data_dir):
+        typer.echo(f"  {line}")
+    if not harness_installed():
+        typer.echo(f"note: lm-evaluation-harness is not installed here; to run these tasks: {EXTRA}")
 
 
 def main() -> None:  # pragma: no cover - console entry

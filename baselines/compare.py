@@ -1,80 +1,35 @@
 """Every system scored on a task side by side: leaderboard rows, paired tests against a reference, breakdowns.
 
-Systems are the results files `models/<task>/<system>/<split>.results.json` (and cross-validated
-`<split>.cvK.results.json`), ours and external (LLM) alike. Per-item outcomes are rebuilt from the
-`<split>.samples.jsonl` beside each file, so paired statistics use the same metric functions as scoring.
-
-Paired comparison of a system B with the reference A runs on the ids both were scored on:
-the difference metric(B) - metric(A); a paired bootstrap that applies the same resampling weights to
-both (items, or documents for RR; within CaselawQA tasks), giving a percentile 95% interval and the
-two-sided p-value min(1, 2 min(#{d <= 0} + 1, #{d >= 0} + 1) / (B + 1)), which is exactly 1 for
-identical systems; and, for accuracy-type tasks, McNemar's exact test on item correctness.
+Systems are the runs under `results/<task>/<system>/<run>/` (results.json + samples.jsonl), ours and
+external (LLM) alike, chosen by the fields of their `variant` (split or test file, cross-validation,
+segmenter), never by file names. Only runs computed on the same references (the same ids and gold
+answers, by digest) as the reference system are compared; the others are left out with a note.
+Per-item outcomes are rebuilt from each run's samples, so paired statistics (paired.py) use the same
+metric functions as scoring.
 """
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.special import bdtr
 
 from . import metrics as M
 from .errors import DataError, BaselinesError, unknown_name
 from .io import open_text, read_json, read_jsonl
-from .run import models_root
+from .paired import Paired, outcomes_on, paired_all
+from .systems import System
+from .paths import models_root, results_root
+from .results_store import SAMPLES_FILE, run_files
 from .tasks import Task, get_task
 
-RESULT_KEYS = ("task", "method", "split", "n", "coverage", "metrics", "main_metric", "interval", "meta")
+RESULT_KEYS = ("task", "system", "split", "n", "coverage", "metrics", "main_metric", "interval", "meta")
 SAMPLE_KEYS = ("id", "gold", "answer", "correct")
-ACCURACY_TYPE = ("accuracy", "mean_task_accuracy")
 
 
 @dataclass
-class System:
-    """One results file and its per-item outcomes (arrays aligned with `ids`)."""
-
-    name: str
-    path: Path
-    result: dict
-    ids: np.ndarray  # (n,) str
-    group: np.ndarray  # (n,) str: CaselawQA task, RR document, "" otherwise
-    gold: np.ndarray  # (n,) str: the label the item is scored against
-    answer: np.ndarray  # (n,) str, "" where no answer was found
-    answered: np.ndarray  # (n,) bool
-    correct: np.ndarray  # (n,) bool
-
-    @property
-    def external(self) -> bool:
-        return self.result.get("meta", {}).get("method") == "external"
-
-    @property
-    def value(self) -> float:
-        return float(self.result["metrics"][self.result["main_metric"]])
-
-    def take(self, ids: np.ndarray) -> dict[str, np.ndarray]:
-        """The outcome arrays restricted to `ids` (all present), in that order."""
-        if ids is self.ids or np.array_equal(ids, self.ids):
-            return {key: getattr(self, key) for key in ("group", "gold", "answer", "answered", "correct")}
-        order = np.argsort(self.ids)
-        at = order[np.searchsorted(self.ids, ids, sorter=order)]
-        return {key: getattr(self, key)[at] for key in ("group", "gold", "answer", "answered", "correct")}
-
-
-@dataclass
-class Paired:
-    """A system against the reference on the ids both were scored on."""
-
-    shared: int
-    difference: float
-    interval: tuple[float, float]
-    p_bootstrap: float
-    p_mcnemar: float | None
-
-
-@dataclass
-class Report:
+class Comparison:
     """Everything `baselines compare` shows and writes."""
 
     task: Task
@@ -86,32 +41,87 @@ class Report:
     replicates: int = 1000
 
 
-def compare(task_name: str, models_dir=None, split: str | None = None, against: str | None = None,
-            replicates: int = 1000, seed: int = 0) -> Report:
-    """Load every results file of a task split and compare each system with the reference."""
+def compare(task_name: str, results_dir=None, split: str | None = None, against: str | None = None,
+            replicates: int = 1000, seed: int = 0, segmenter: str | None = None,
+            test_file: str | None = None, only: list[str] | None = None) -> Comparison:
+    """Load the runs of a task on one set of references and compare each system with the reference.
+
+    `split` (default: the task's eval split) or `test_file` (a file name) chooses the runs; `segmenter`
+    None keeps runs on gold sentences, a name keeps RR end-to-end runs with that segmenter, "any" both;
+    `only` keeps the named systems (folder names under results/<task>/)."""
     task = get_task(task_name)
     if replicates < 1:
         raise BaselinesError(f"--replicates must be at least 1, got {replicates}")
     split = split or task.eval_split
-    systems = sorted(collect(task, models_dir, split), key=lambda s: (-s.value, s.name))
-    reference, notes = choose_reference(systems, against)
-    paired, more = paired_all(task, reference, systems, replicates, seed)
-    return Report(task, split, reference, systems, paired, notes + more, replicates)
+    systems, notes = collect(task, results_dir, split, segmenter, test_file, only)
+    systems.sort(key=lambda s: (-s.value, s.name))
+    reference, more = choose_reference(systems, against)
+    systems, left_out = same_references(systems, reference)
+    paired, paired_notes = paired_all(task, reference, systems, replicates, seed)
+    return Comparison(task, test_file or split, reference, systems, paired, notes + more + left_out + paired_notes,
+                  replicates)
 
 
-def collect(task: Task, models_dir, split: str) -> list[System]:
-    """Systems from models/<task>/*/<split>[.cvK].results.json; any unreadable file is an error."""
-    root = models_root(models_dir) / task.name
-    pattern = re.compile(re.escape(split) + r"(\.cv\d+)?\.results\.json")
-    files = sorted(path for path in root.glob("*/*.results.json") if pattern.fullmatch(path.name))
-    if not files:
-        raise BaselinesError(f"no {split!r} results for {task.name} under {root}; "
-                             "run `baselines eval` or `baselines score` first")
-    systems = []
+def collect(task: Task, results_dir, split: str, segmenter: str | None = None, test_file: str | None = None,
+            only: list[str] | None = None) -> tuple[list[System], list[str]]:
+    """Systems whose runs match the wanted variant; an unreadable run is named in a note and skipped."""
+    files, notes, systems = run_files(task.name, results_dir), [], []
+    if only:
+        known = {path.parent.parent.name for path in files}
+        unknown = [name for name in only if name not in known]
+        if unknown:
+            raise unknown_name("system (--systems)", unknown[0], known)
+        files = [path for path in files if path.parent.parent.name in only]
     for path in files:
-        fold = pattern.fullmatch(path.name).group(1)
-        systems.append(load_system(task, path, path.parent.name + (f" ({fold[1:]})" if fold else "")))
-    return systems
+        try:
+            result = read_json(path)
+            if not _wanted(result, split, segmenter, test_file):
+                continue
+            systems.append(load_system(task, path, display_name(path.parent.parent.name, result)))
+        except DataError as error:
+            notes.append(f"left out {path.parent}: {error}")
+    if not systems:
+        where = f"test file {test_file!r}" if test_file else f"split {split!r}"
+        legacy = sorted((models_root() / task.name).glob("*/*.results.json"))
+        hint = (f"; {len(legacy)} results files of an older release lie under {models_root() / task.name}: re-run "
+                "their `baselines eval` / `baselines score` to write them in the new layout" if legacy else "")
+        raise BaselinesError(f"no results for {task.name} on {where} under {results_root(results_dir) / task.name}"
+                             f" (run `baselines eval` or `baselines score` first){hint}"
+                             + (f"; problems: {'; '.join(notes)}" if notes else ""))
+    return systems, notes
+
+
+def _wanted(result, split: str, segmenter: str | None, test_file: str | None) -> bool:
+    variant = result.get("variant") if isinstance(result, dict) else None
+    if not isinstance(variant, dict):
+        raise DataError("results without a 'variant' (written by an older version?); re-run the evaluation")
+    if test_file is not None:
+        if variant.get("test_file") != test_file:
+            return False
+    elif variant.get("split") != split or variant.get("test_file"):
+        return False
+    if segmenter == "any":
+        return True
+    return variant.get("segmenter") == (Path(segmenter).name if segmenter else None)
+
+
+def display_name(system: str, result: dict) -> str:
+    """The system, with its variant when that is not the plain one: 'learned (cv5)', 'bilstm_crf (e2e rule)'."""
+    variant = result["variant"]
+    marks = [f"cv{variant['cv']}" + (f" seed {variant['seed']}" if variant.get("seed") else "")
+             if variant.get("cv") else "", f"e2e {variant['segmenter']}" if variant.get("segmenter") else ""]
+    marks = [mark for mark in marks if mark]
+    return system + (f" ({', '.join(marks)})" if marks else "")
+
+
+def same_references(systems: list[System], reference: System) -> tuple[list[System], list[str]]:
+    """The systems scored on the reference's references; a note for each one left out."""
+    digest = reference.result["variant"].get("references")
+    kept = [s for s in systems if s.result["variant"].get("references") == digest]
+    notes = [f"left out {s.name}: scored on other references ({s.result['n']} items, digest "
+             f"{s.result['variant'].get('references')}) than {reference.name} ({digest})"
+             for s in systems if s not in kept]
+    return kept, notes
 
 
 def load_system(task: Task, path: Path, name: str) -> System:
@@ -120,7 +130,7 @@ def load_system(task: Task, path: Path, name: str) -> System:
     problem = _schema_problem(result, task)
     if problem:
         raise DataError(f"{problem}; written by another version? Re-run the evaluation to regenerate it", path)
-    samples_path = path.with_name(path.name[: -len(".results.json")] + ".samples.jsonl")
+    samples_path = path.with_name(SAMPLES_FILE)
     if not samples_path.is_file():
         raise DataError(f"no per-item file {samples_path.name} beside it (older version?); re-run the evaluation",
                         path)
@@ -195,86 +205,3 @@ def choose_reference(systems: list[System], against: str | None) -> tuple[System
     if ours:
         return ours[0], []
     return systems[0], ["no classical method has results: the reference is the best system"]
-
-
-def paired_all(task: Task, reference: System, systems: list[System], replicates: int,
-               seed: int) -> tuple[dict[str, Paired], list[str]]:
-    """Paired statistics of every system against the reference, one bootstrap per distinct shared-id set."""
-    by_ids: dict[tuple, tuple[np.ndarray, list[System]]] = {}
-    notes = []
-    for system in systems:
-        if system is reference:
-            continue
-        same = np.array_equal(reference.ids, system.ids)
-        shared = reference.ids if same else np.intersect1d(reference.ids, system.ids)
-        if len(shared) == 0:
-            notes.append(f"{system.name}: no ids in common with {reference.name}; not compared")
-            continue
-        if len(shared) < max(len(reference.ids), len(system.ids)):
-            notes.append(f"{system.name}: compared with {reference.name} on the {len(shared)} ids both were "
-                         f"scored on ({system.name} has {len(system.ids)}, {reference.name} {len(reference.ids)})")
-        by_ids.setdefault(("same",) if same else tuple(shared.tolist()), (shared, []))[1].append(system)
-    paired = {}
-    for shared, members in by_ids.values():
-        outs = outcomes_on(task, [reference, *members], shared)
-        for system, result in zip(members, paired_stats(task, outs, replicates, seed)):
-            paired[system.name] = result
-    return paired, notes
-
-
-def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:
-    """Outcomes of each system on `ids`, sharing label, group and unit indexes so one weight matrix fits all."""
-    picked = [system.take(ids) for system in systems]
-    labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
-                                       for p in picked for key in ("gold", "answer")]))
-    first = picked[0]
-    groups, group = np.unique(first["group"], return_inverse=True)
-    documents = not task.grouped and bool((first["group"] != "").any())  # RR: resample whole documents
-    unit = group if documents else np.arange(len(ids))  # ids are unique (checked on loading)
-    outs = []
-    for p in picked:
-        pred = np.where(p["answered"], np.searchsorted(labels, p["answer"]), M.NO_ANSWER)
-        outs.append(M.Outcomes(np.searchsorted(labels, p["gold"]).astype(np.int64), pred.astype(np.int64),
-                               p["correct"], group.astype(np.int64), unit.astype(np.int64),
-                               labels.tolist(), groups.tolist()))
-    return outs
-
-
-def paired_stats(task: Task, outs: list[M.Outcomes], replicates: int, seed: int) -> list[Paired]:
-    """Each of outs[1:] against outs[0] with the same bootstrap weights for both."""
-    metric = M.METRICS[task.main_metric]
-    base, others = outs[0], outs[1:]
-    chunks: list[list[np.ndarray]] = [[] for _ in others]
-    rng = np.random.default_rng(seed)
-    for W in M.bootstrap_weights(base, replicates, rng, stratify=task.grouped):
-        reference = metric(base, W)
-        for k, out in enumerate(others):
-            chunks[k].append(metric(out, W) - reference)
-    results = []
-    for out, parts in zip(others, chunks):
-        d = np.concatenate(parts)
-        low, high = np.percentile(d, [2.5, 97.5])
-        p = min(1.0, 2 * min(np.sum(d <= 0) + 1, np.sum(d >= 0) + 1) / (len(d) + 1))
-        exact = mcnemar(base.correct, out.correct) if task.main_metric in ACCURACY_TYPE else None
-        difference = M.point(task.main_metric, out) - M.point(task.main_metric, base)
-        results.append(Paired(out.n, difference, (float(low), float(high)), float(p), exact))
-    return results
-
-
-def mcnemar(first: np.ndarray, second: np.ndarray) -> float:
-    """Exact two-sided McNemar p-value of paired correctness (1.0 when no item is discordant)."""
-    only_first = int(np.sum(first & ~second))
-    only_second = int(np.sum(~first & second))
-    discordant = only_first + only_second
-    if discordant == 0:
-        return 1.0
-    return float(min(1.0, 2 * bdtr(min(only_first, only_second), discordant, 0.5)))
-
-
-def group_accuracy(system: System, ids: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Groups (CaselawQA tasks) among `ids`, their sizes, and the system's accuracy in each."""
-    picked = system.take(ids)
-    groups, index = np.unique(picked["group"], return_inverse=True)
-    n = np.bincount(index, minlength=len(groups))
-    right = np.bincount(index, weights=picked["correct"].astype(np.float64), minlength=len(groups))
-    return groups.tolist(), n, right / n

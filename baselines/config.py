@@ -1,19 +1,45 @@
-"""Method configs: configs/<task>/<method>.yaml, strict keys, plus command-line overrides."""
+"""Method parameters: the method's dataclass defaults, then a YAML config, then command-line overrides.
+
+The dataclass is the one source of defaults. A YAML file holds only what differs from them: named
+variants live in configs/<task>/<method>-<variant>.yaml (`--config FILE`, or `--config NAME` for a
+file of the configs folder); configs/<task>/<method>.yaml, when present, applies without --config.
+Unknown keys are errors; the resolved parameters are saved with the model and the results.
+"""
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 import yaml
 
 from .errors import BaselinesError
 
-CONFIG_ROOT = Path(os.environ.get("BASELINES_CONFIGS", Path(__file__).resolve().parent.parent / "configs"))
-
 
 def config_path(task: str, method: str) -> Path:
-    return CONFIG_ROOT / task / f"{method}.yaml"
+    """configs/<task>/<method>.yaml under the configs folder (see paths.configs_root)."""
+    from .paths import configs_root
+
+    return configs_root() / task / f"{method}.yaml"
+
+
+def config_variants(task: str, method: str) -> list[Path]:
+    """The named variants of a method: configs/<task>/<method>-*.yaml (not those of a longer method name)."""
+    from .methods import method_names
+
+    folder = config_path(task, method).parent
+    longer = [m for m in method_names(task) if m != method and m.startswith(f"{method}-")]
+    return sorted((p for p in folder.glob(f"{method}-*.yaml")
+                   if not any(p.name.startswith(f"{m}.") or p.name.startswith(f"{m}-") for m in longer)),
+                  key=lambda p: p.stem)
+
+
+def config_file(task: str, given: Path | str) -> Path:
+    """The YAML file that --config names: a path, or the name of a file in configs/<task>/ ('learned-lexical')."""
+    path = Path(given)
+    if path.is_file() or path.suffix or len(path.parts) > 1:
+        return path
+    named = config_path(task, str(given))
+    return named if named.is_file() else path
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -30,7 +56,7 @@ def parse_overrides(pairs: list[str]) -> dict:
 def resolve_config(klass, task: str, method: str, path: Path | None = None, overrides: dict | None = None) -> dict:
     """The method's parameters: class defaults < config file < overrides; unknown keys are errors."""
     fields = {f.name for f in dataclasses.fields(klass)}
-    chosen = Path(path) if path else config_path(task, method)
+    chosen = config_file(task, path) if path else config_path(task, getattr(klass, "name", "") or method)
     params: dict = {}
     if chosen.is_file():
         try:
@@ -42,12 +68,22 @@ def resolve_config(klass, task: str, method: str, path: Path | None = None, over
         _check_keys(loaded, fields, str(chosen))
         params.update(loaded)
     elif path:
-        raise BaselinesError(f"config file {chosen} not found")
+        raise _missing_config(task, Path(path))
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     _check_keys(overrides, fields, "command-line overrides")
     params.update(overrides)
     defaults = {f.name: f.default for f in dataclasses.fields(klass) if f.default is not dataclasses.MISSING}
     return {**defaults, **params}
+
+
+def _missing_config(task: str, given: Path) -> BaselinesError:
+    """A --config that names no file: a bare name lists the named configs of the task."""
+    if given.suffix or len(given.parts) > 1:
+        return BaselinesError(f"config file {given} not found")
+    from .errors import unknown_name
+
+    names = [p.stem for p in config_path(task, str(given)).parent.glob("*.yaml")]
+    return unknown_name(f"config for task {task!r} (a file, or a name in configs/{task}/)", str(given), names)
 
 
 def _check_keys(given: dict, fields: set, where: str) -> None:

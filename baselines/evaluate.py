@@ -8,7 +8,7 @@ import numpy as np
 
 from . import metrics as M
 from .errors import BaselinesError
-from .extract import extract_answer
+from .extract import EXTRACTOR_VERSION, extract_with_rule
 from .records import Reference
 from .tasks import Task
 
@@ -20,20 +20,23 @@ class Result:
     """Scores of one system on one task split, ready to be written as a results file."""
 
     task: str
-    method: str
+    system: str  # the name the run is filed under: a method, its --name, or an external system
     split: str
     n: int
     coverage: float  # share of scored items with a valid (given or extracted) answer
     metrics: dict[str, float]
     main_metric: str
-    interval: tuple[float, float]  # bootstrap 95% interval of the main metric
+    interval: tuple[float | None, float | None]  # bootstrap 95% interval of the main metric; None: one unit only
     per_label: dict[str, dict] = field(default_factory=dict)
     per_group: dict[str, dict] = field(default_factory=dict)
     per_supergroup: dict[str, dict] = field(default_factory=dict)  # CaselawQA: per court
     confusion: dict | None = None
     missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
     missing_policy: str = "error"
-    meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see run.py
+    kind: str = "ours"  # "ours" (a method of this package), "llm", or "other" (another external system)
+    variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
+    meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
+    extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/extract.py)
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
@@ -45,18 +48,23 @@ class Result:
 
 def answer_of(row: dict, reference: Reference, aliases: dict) -> str | None:
     """The answer label of one predictions row: 'prediction' verbatim, a scored 'choice', or extracted from 'raw'."""
+    return answer_and_rule(row, reference, aliases)[0]
+
+
+def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str | None, str | None]:
+    """The answer label of one predictions row and, for raw text, the extraction rule that decided it."""
     if "n_choices" in row:  # an lm-evaluation-harness multiple-choice sample
         from .lm_eval import choice_label
 
-        return choice_label(row, reference)
+        return choice_label(row, reference), None
     if "prediction" in row:
         value = row["prediction"]
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if isinstance(value, str):
             value = aliases.get(value, value)
-        return value if value in reference.labels else None
-    return extract_answer(row.get("raw"), reference.labels, aliases)
+        return (value if value in reference.labels else None), None
+    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices)
 
 
 def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:
@@ -98,7 +106,7 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
     unit_index: dict[str, int] = {}
     gold, pred, correct, group, unit, samples = [], [], [], [], [], []
     for ref, row in pairs:
-        answer = answer_of(row, ref, task.aliases) if row is not None else None
+        answer, rule = answer_and_rule(row, ref, task.aliases) if row is not None else (None, None)
         right = answer is not None and answer in ref.gold
         scored_gold = answer if right else (ref.gold[0] if ref.gold else None)
         if scored_gold is None:
@@ -110,6 +118,8 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
         unit.append(unit_index.setdefault(ref.unit or ref.id, len(unit_index)))
         samples.append({"id": ref.id, "group": ref.group, "gold": list(ref.gold), "answer": answer,
                         "correct": right, "has_prediction": row is not None})
+        if row is not None and "n_choices" not in row and "prediction" not in row:
+            samples[-1]["rule"] = rule  # which extraction rule decided (None: none did)
     out = M.Outcomes(np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64), np.array(correct, dtype=bool),
                      np.array(group, dtype=np.int64), np.array(unit, dtype=np.int64), labels, groups)
     return out, samples
@@ -153,12 +163,16 @@ def confusion(out: M.Outcomes) -> dict:
     return {"labels": out.labels, "columns": out.labels + ["<none>"], "matrix": matrix.tolist()}
 
 
-def score(task: Task, predictions: list[dict], references: list[Reference], *, method: str = "",
+def score(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
           split: str = "", missing: str = "error", replicates: int = 1000, seed: int = 0) -> tuple[Result, list[dict]]:
     """Score predictions against references: the Result and the per-sample log."""
     if not predictions:
         raise BaselinesError("the predictions are empty")
     pairs, absent = join(predictions, references, missing)
+    if task.kind == "segmentation":  # documents -> boundary items (see boundaries.py)
+        from .boundaries import expand
+
+        pairs = expand(pairs)
     out, samples = outcomes(task, pairs)
     values = {name: M.point(name, out) for name in task.metrics}
     if task.kind == "multiple-choice" or task.grouped:
@@ -166,7 +180,7 @@ def score(task: Task, predictions: list[dict], references: list[Reference], *, m
     low_high = M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped)
     groups = per_group(out, samples) if task.grouped else {}
     result = Result(
-        task=task.name, method=method, split=split, n=out.n,
+        task=task.name, system=system, split=split, n=out.n,
         coverage=float(np.mean([s["answer"] is not None for s in samples])),
         metrics=values, main_metric=task.main_metric, interval=low_high,
         per_label=M.per_label(out) if not task.grouped else {},

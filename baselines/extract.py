@@ -1,87 +1,257 @@
-"""Turning an LLM's raw generation into an answer label.
+"""Turning an LLM's raw generation into an answer label, or into no answer; never into a guess.
 
-The rule, in order (the first that yields a valid label wins):
+Extractor version 2 (`EXTRACTOR_VERSION`, recorded in every results file). The rules, in order;
+the first that decides wins, and `extract_with_rule` names it (the samples' `rule`):
 
-1. Seed recipe: the text after the last "The final answer is" (any case); its first token.
-2. The whole generation is a label, possibly decorated: "C", " C", "(C)", "C.", "**C**", "[C]".
-3. The last "answer: C" / "answer is C" / "answer is (C)" anywhere in the text.
-4. The generation opens with a label followed by punctuation: "C. First Amendment", "(C) ...", "C) ...".
-5. Multi-character labels only (rhetorical-role names, zero-padded numbers): exactly one distinct
-   label occurs as a whole word in the text (case-sensitive, so "analysis" is not ANALYSIS).
+1. `whole`: the whole generation is one label word, decorated or not, alone or after "Option",
+   "Choice", "Letter", "Label" or "Answer": `C`, ` C`, `(C)`, `C.`, `**C**`, `\\boxed{\\text{C}}`,
+   `Option C`, `Answer: c`, and here also `a` and `I`.
+2. `choice_text`: the whole generation is the text of exactly one choice ("State Agency"), ignoring
+   case, spacing, markup, LaTeX commands and a final period.
+3. `final_answer`: the sentence after the last "final answer" cue ("The final answer is",
+   "final answer:", "**Final Answer**" ending its line), read as below; if it names no label, the
+   cue before it, and so on.
+4. `boxed`: the content of the last `\\boxed{}` (or `\\fbox{}`), read as below.
+5. Other cues, the latest first, until one decides:
+   `answer_is`: "answer is", "answer:", "answer would/should/must/will be", "answer seems/appears to be",
+   "the correct/right/best/my option|choice|letter is" (markdown allowed: "**Answer:** (C)"); the
+   sentence after it, read as below.
+   `pick`: "pick", "choose", "select", "go with", "opt for"; the next word (after "the", "option",
+   "answer") must stand as a label ("I'd pick D").
+   `is_correct`: the label word right before "is correct", "is the best", "is the answer", "would be the right"
+   ("**D** is the correct answer"; weak words count here: "A is correct").
+6. `leading`: the first word stands as a label and is a strong non-numeric word, decorated, or
+   followed by a stop: `C. First Amendment`, `(C) ...`, `C) because`, `B\\n\\nExplanation: ...`,
+   `D The court...`. Skipped when two or more lines open with enumerators of the kind of the first
+   one (`A) ... B) ...`, `I. ... II. ...`, `1. ... 2. ...`): that is a list, not an answer.
+7. `ending`: the last word is a strong or decorated, non-numeric label ("... Therefore, C.").
+8. `label_name`: labels longer than one character that are not plain numbers (rhetorical roles,
+   zero-padded numbers): exactly one distinct such label written exactly as itself in the text.
 
-A token matches a label exactly, case-insensitively, through the task's aliases (SCALR: "A".."E"
-stand for "0".."4"), or, when every label is a number, by numeric value ("7" or "07" for "007").
-No match returns None: the item counts as wrong and lowers coverage.
+Reading a sentence after a cue (up to ". ", "!", "?" or a line break): if the sentence, or all
+the rest of the text, is a choice's text, that choice; else the first word in it that stands as a
+label ("The final answer is a difficult one, but probably C" -> C; "Answer: I think it is C" -> C).
+
+Words. A word matches a label exactly, case-insensitively, through the task's aliases (SCALR:
+"A".."E" stand for "0".."4"), or, when every label is a number, by numeric value ("7" or "07" for
+"007"). It is *strong* when written exactly as the label, alias or number, except "I" (the pronoun)
+and "A" opening a sentence or following a colon (the article). Other matches ("a", "I", "b", "fac")
+are *weak*. A word *stands as a label* when strong, decorated (in brackets, markdown or LaTeX, or
+after "option"/"choice"/"letter"/"label"), or followed by nothing but closing marks before a stop
+(`.` `)` `:` `;` `]` `!` `?`), a line break or the end; the first word of a sentence read after a
+cue or in `\\boxed{}`, and the word after `pick`, also stand when they are a lowercase letter other
+than "a" and "i" ("the answer is b because"). A word is never a label when it follows a naming word ("Title I",
+"Plan B", "Exhibit A", "subsection (b)"), a negation ("not A", "rather than B", "neither A nor B"),
+or is glued to the word before it ("1983(a)", "II.B"); "e.g.", "U.S.", "I'd", "A-1", "3.5" are
+single words that match no label.
+
+Several labels. A label joined to other labels as alternatives or a list (by ",", "/", "&", "+",
+"or", "and", "vs", with "either", "possibly", "maybe" ... in between: "A, B, or C", "Option A or
+B", "B (or possibly C)"; a weak word counts in a list when a joining word follows it: "a or b") is
+no answer: the rule that found it decides None, reported as "<rule>:several". A rule that finds
+nothing passes to the next; when none decides, the answer and the rule are None: the item counts as
+wrong and lowers coverage.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Mapping, Sequence
 
-_FINAL = re.compile(r"the final answer is", re.IGNORECASE)
-_DECORATION = "*_`'\"()[]{}<>.,:;!?$\\ \t\n"
-_ANSWER_IS = re.compile(r"answer\s*(?:is|:)\s*[*_(\[]*\s*([A-Za-z0-9_]+)", re.IGNORECASE)
-_LEADING = re.compile(r"^\s*[*_]*\s*[(\[]?\s*([A-Za-z0-9_]+)\s*[)\].:]")
-_BOXED = re.compile(r"\\boxed\{([^}]*)\}")
+from .answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text
+
+EXTRACTOR_VERSION = "2"
+
+_SEVERAL = object()
+_CONNECTOR = r"(?:\s*(?:\*\*|__))?\s*(?:is\b|would\s+be\b|should\s+be\b|must\s+be\b|will\s+be\b|:|=)"
+_FINAL = re.compile(r"\bfinal\s+answer\b(?:" + _CONNECTOR + r"|(?:\s*(?:\*\*|__|:))*[ \t]*(?:\n|$))",
+                    re.IGNORECASE)
+_ANSWER_IS = re.compile(r"(?:\banswers?|\b(?:correct|right|best|my|final|appropriate|likely)\s+"
+                        r"(?:option|choice|letter|selection))(?:\s+(?:here|then|therefore|thus))?"
+                        r"(?:" + _CONNECTOR + r"|\s+seems\s+to\s+be\b|\s+appears\s+to\s+be\b)", re.IGNORECASE)
+_PICK = re.compile(r"\b(?:pick|picking|choose|choosing|select|selecting|go(?:ing)?\s+with|opt\s+for)\b",
+                   re.IGNORECASE)
+_IS_CORRECT = re.compile(r"\b(?:is|would\s+be|seems\s+to\s+be)\s+(?:the\s+)?(?:most\s+)?"
+                         r"(?:correct|right|best|answer)\b", re.IGNORECASE)
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_DECORATION = "*_`'\"()[]{}<>.,:;!?$# \t\n"
+_ENUMERATOR = re.compile(r"[0-9]+|[^\W\d_]|[ivxlcdm]+", re.IGNORECASE)
 
 
-def _strip(token: str) -> str:
-    return token.strip(_DECORATION)
-
-
-class _Matcher:
-    """Maps a candidate token to a valid label, or None."""
-
-    def __init__(self, labels: Sequence[str], aliases: Mapping[str, str]):
-        self.labels = set(labels)
-        self.folded = {label.casefold(): label for label in labels}
-        self.aliases = {key.casefold(): value for key, value in aliases.items() if value in self.labels}
-        self.numeric = bool(labels) and all(label.isdigit() for label in labels)
-        self.by_value = {int(label): label for label in labels} if self.numeric else {}
-
-    def __call__(self, token: str) -> str | None:
-        token = _strip(token)
-        if not token:
-            return None
-        if token in self.labels:
-            return token
-        folded = token.casefold()
-        if folded in self.folded:
-            return self.folded[folded]
-        if folded in self.aliases:
-            return self.aliases[folded]
-        if self.numeric and token.isdigit():
-            return self.by_value.get(int(token))
-        return None
-
-
-def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> str | None:
+def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
+                   choices: Sequence[str] = ()) -> str | None:
     """The answer label stated in `raw`, or None when none can be found (see module docstring)."""
+    return extract_with_rule(raw, labels, aliases, choices)[0]
+
+
+def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
+                      choices: Sequence[str] = ()) -> tuple[str | None, str | None]:
+    """(label or None, name of the rule that decided or None): the answer with its audit trail.
+
+    `choices` are the choice texts aligned with `labels` (may be empty)."""
     if not isinstance(raw, str) or not raw.strip():
-        return None
-    match = _Matcher(labels, aliases or {})
-    finals = list(_FINAL.finditer(raw))
-    if finals:
-        rest = raw[finals[-1].end():]
-        boxed = _BOXED.search(rest)
-        tokens = (boxed.group(1) if boxed else rest).split()
-        if tokens and (label := match(tokens[0])):
-            return label
-    if label := match(raw):
-        return label
-    for found in reversed(list(_ANSWER_IS.finditer(raw))):
-        if label := match(found.group(1)):
-            return label
-    leading = _LEADING.match(raw)
-    if leading and (label := match(leading.group(1))):
-        return label
-    return _unique_long_label(raw, labels)
+        return None, None
+    text, table = Text(raw, Matcher(labels, aliases or {})), _choice_table(labels, choices)
+    for rule in _RULES:
+        decided = rule(text, table)
+        if decided is not None:
+            found, name = decided
+            return (None, f"{name}:several") if found is _SEVERAL else (found, name)
+    return None, None
 
 
-def _unique_long_label(raw: str, labels: Sequence[str]) -> str | None:
-    long_labels = [label for label in labels if len(label) > 1]
-    if not long_labels:
+def _choice_table(labels: Sequence[str], choices: Sequence[str]) -> dict[str, str]:
+    """Normalised choice text -> label, for texts that belong to exactly one choice."""
+    if not choices:
+        return {}
+    if len(choices) != len(labels):
+        raise ValueError(f"{len(choices)} choice texts for {len(labels)} labels; they must be aligned")
+    counts = Counter(_normal(choice) for choice in choices)
+    return {_normal(c): label for c, label in zip(choices, labels) if _normal(c) and counts[_normal(c)] == 1}
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"\\[A-Za-z]+", " ", text).split()).strip(_DECORATION).casefold()
+
+
+def _alone(text: Text, k: int):
+    """The label at k, or _SEVERAL when other labels are joined to it as alternatives."""
+    names = text.named_labels(k)
+    return names.pop() if len(names) == 1 else _SEVERAL
+
+
+def _plain_letter(text: Text, k: int) -> bool:
+    word = text.tokens[k].text
+    return len(word) == 1 and word.islower() and word not in ENGLISH_LETTERS
+
+
+def _read(text: Text, start: int, stop: int, table: dict, rest: str):
+    """The answer in the sentence from token `start` (before `stop`): a choice's text, else the first standing label."""
+    first = text.next_word(start, stop)
+    if first is None:
         return None
-    words = set(re.findall(r"[A-Za-z0-9_]+", raw))
-    present = {label for label in long_labels if label in words}
-    return present.pop() if len(present) == 1 else None
+    end = min(stop, text.sentence_end(first))
+    segment = text.raw[text.tokens[first].start:text.tokens[end - 1].end]
+    if chosen := table.get(_normal(segment)) or table.get(_normal(rest)):
+        return chosen
+    for k in range(first, end):
+        if text.label_at(k) is not None and (text.stands(k, end) or (k == first and _plain_letter(text, k))):
+            return _alone(text, k)
+    return None
+
+
+def _whole(text: Text, table: dict):
+    words = [k for k in range(len(text)) if text.is_word(k)]
+    if len(words) == 2 and text.tokens[words[0]].text.casefold() in MARKERS | {"answer"}:
+        words = words[1:]
+    if len(words) == 1 and text.tokens[words[0]].label is not None:
+        return text.tokens[words[0]].label, "whole"
+    return None
+
+
+def _choice_text(text: Text, table: dict):
+    label = table.get(_normal(text.raw))
+    return (label, "choice_text") if label else None
+
+
+def _final_answer(text: Text, table: dict):
+    for cue in reversed(list(_FINAL.finditer(text.raw))):
+        found = _read(text, text.index_at(cue.end()), len(text), table, text.raw[cue.end():])
+        if found is not None:
+            return found, "final_answer"
+    return None
+
+
+def _boxed(text: Text, table: dict):
+    opened = list(_BOXED.finditer(text.raw))
+    if not opened:
+        return None
+    start = opened[-1].end()
+    depth, close = 1, start
+    while close < len(text.raw) and depth:
+        depth += {"{": 1, "}": -1}.get(text.raw[close], 0)
+        close += 1
+    close = close - 1 if depth == 0 else close
+    found = _read(text, text.index_at(start), text.index_at(close), table, text.raw[start:close])
+    return (found, "boxed") if found is not None else None
+
+
+def _answer_cues(text: Text, table: dict):
+    cues = [(m.start(), "answer_is", m) for m in _ANSWER_IS.finditer(text.raw)]
+    cues += [(m.start(), "pick", m) for m in _PICK.finditer(text.raw)]
+    cues += [(m.start(), "is_correct", m) for m in _IS_CORRECT.finditer(text.raw)]
+    for _, name, cue in sorted(cues, key=lambda c: c[0], reverse=True):
+        if name == "answer_is":
+            found = _read(text, text.index_at(cue.end()), len(text), table, text.raw[cue.end():])
+        elif name == "pick":
+            found = _word_after(text, text.index_at(cue.end()))
+        else:
+            found = _word_before(text, text.index_at(cue.start()))
+        if found is not None:
+            return found, name
+    return None
+
+
+def _word_after(text: Text, start: int):
+    k = text.next_word(start)
+    while k is not None and text.tokens[k].text.casefold() in MARKERS | {"the", "answer"}:
+        k = text.next_word(k + 1)
+    if k is None or text.label_at(k) is None or not (text.stands(k) or _plain_letter(text, k)):
+        return None
+    return _alone(text, k)
+
+
+def _word_before(text: Text, cue: int):
+    k = text.previous_word(cue)
+    if k is None or any(text.tokens[j].text not in CLOSERS for j in range(k + 1, cue)):
+        return None
+    return _alone(text, k) if text.label_at(k) is not None else None
+
+
+def _leading(text: Text, table: dict):
+    first = text.next_word(0)
+    if first is not None and text.tokens[first].text.casefold() in MARKERS:
+        first = text.next_word(first + 1)
+    if first is None or text.label_at(first) is None or _enumeration(text):
+        return None
+    numeric = text.tokens[first].text.isdigit()
+    if (text.strong(first) and not numeric) or text.decorated(first) or text.ends(first):
+        return _alone(text, first), "leading"
+    return None
+
+
+def _enumeration(text: Text) -> bool:
+    """Two or more lines open with enumerators of the kind opening the text ("A) ... B) ...", "1. ... 2. ...")."""
+    kinds, line_open = [], True
+    for k, token in enumerate(text.tokens):
+        if token.kind == "newline" or not text.is_word(k):
+            line_open = line_open or token.kind == "newline"
+            continue
+        if line_open:
+            enumerator = (k + 1 < len(text) and text.tokens[k + 1].text in (".", ")", ":")
+                          and _ENUMERATOR.fullmatch(token.text))
+            kinds.append(None if not enumerator else "number" if token.text.isdigit() else "letter")
+        line_open = False
+    opening = kinds[0] if kinds else None
+    return opening is not None and kinds.count(opening) >= 2
+
+
+def _ending(text: Text, table: dict):
+    last = next((k for k in range(len(text) - 1, -1, -1) if text.is_word(k)), None)
+    if last is None or text.label_at(last) is None or text.tokens[last].text.isdigit():
+        return None
+    if text.strong(last) or text.decorated(last):
+        return _alone(text, last), "ending"
+    return None
+
+
+def _label_name(text: Text, table: dict):
+    found = {token.label for k, token in enumerate(text.tokens)
+             if token.label is not None and token.text == token.label and len(token.label) > 1
+             and (not token.label.isdigit() or token.label.startswith("0")) and text.label_at(k) is not None}
+    if not found:
+        return None
+    return (found.pop() if len(found) == 1 else _SEVERAL), "label_name"
+
+
+_RULES = (_whole, _choice_text, _final_answer, _boxed, _answer_cues, _leading, _ending, _label_name)

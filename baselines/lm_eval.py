@@ -13,12 +13,15 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
   {"id", "choice", "n_choices", "continuation"}: the most likely choice. The evaluator takes its
   scored text when that is one of the item's labels (CaselawQA-style " A"), else the item's label
   at the same position, after checking that the number of choices matches.
+* a folder (the harness's --output_path): every samples_*.jsonl under it, one log per task, read
+  together; an id in two files, or generations beside scored choices, is an error.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from .errors import BaselinesError, DataError
+from .io import read_jsonl
 
 ID_FIELDS = ("id", "index", "idx")
 _BOOLEANS = {"true": True, "false": False}
@@ -45,6 +48,32 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
             raise DataError(f"mixed formats: earlier samples are {kind}, this one {this_kind}", path, line)
         kind = this_kind
         out.append({"id": key, **answer})
+    return out
+
+
+def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
+                             filter_name: str | None = None) -> list[dict]:
+    """Predictions rows of every samples_*.jsonl under `folder` (the harness writes one per task), as one list.
+
+    Each file is read as one log; an id found in two files, or generations in one file and scored
+    choices in another, is an error naming both files."""
+    files = sorted(Path(folder).rglob("samples_*.jsonl"))
+    if not files:
+        raise DataError("no lm-evaluation-harness samples_*.jsonl file under this folder", folder)
+    out, source, first = [], {}, None
+    for path in files:
+        rows = list(read_jsonl(path))
+        if not rows:
+            raise DataError("the samples file is empty", path)
+        for row in rows_from_lm_eval(rows, path, id_field, filter_name):
+            kind = "scored choices" if "choice" in row else "generations"
+            first = first or (kind, path)
+            if kind != first[0]:
+                raise DataError(f"mixed formats: {first[1]} holds {first[0]}, this file {kind}", path)
+            if row["id"] in source:
+                raise DataError(f"duplicate id {row['id']!r} (also in {source[row['id']]})", path)
+            source[row["id"]] = path
+            out.append(row)
     return out
 
 

@@ -94,12 +94,42 @@ def mean_group_accuracy(out: Outcomes, W: np.ndarray) -> np.ndarray:
     return per_group.sum(axis=1) / np.maximum(present.sum(axis=1), 1)
 
 
+def _break_counts(out: Outcomes, W: np.ndarray):
+    """(B,) true positives, gold and predicted counts of the label "break" (segmentation boundary items)."""
+    tp, support, predicted = _label_counts(out, W)
+    if "break" not in out.labels:
+        zero = np.zeros(W.shape[0])
+        return zero, zero, zero
+    k = out.labels.index("break")
+    return tp[:, k], support[:, k], predicted[:, k]
+
+
+def boundary_precision(out: Outcomes, W: np.ndarray) -> np.ndarray:
+    """Share of predicted sentence boundaries that are gold boundaries."""
+    tp, _, predicted = _break_counts(out, W)
+    return np.where(predicted > 0, tp / np.maximum(predicted, 1e-12), 0.0)
+
+
+def boundary_recall(out: Outcomes, W: np.ndarray) -> np.ndarray:
+    """Share of gold sentence boundaries that were predicted."""
+    tp, support, _ = _break_counts(out, W)
+    return np.where(support > 0, tp / np.maximum(support, 1e-12), 0.0)
+
+
+def boundary_f1(out: Outcomes, W: np.ndarray) -> np.ndarray:
+    """F1 of sentence boundaries (micro over documents)."""
+    return _f1(*_break_counts(out, W))
+
+
 METRICS = {
     "accuracy": accuracy,
     "balanced_accuracy": balanced_accuracy,
     "macro_f1": macro_f1,
     "weighted_f1": weighted_f1,
     "mean_task_accuracy": mean_group_accuracy,
+    "boundary_f1": boundary_f1,
+    "boundary_precision": boundary_precision,
+    "boundary_recall": boundary_recall,
 }
 
 
@@ -147,11 +177,21 @@ def _resample_counts(rng: np.random.Generator, replicates: int, size: int) -> np
     return np.bincount((draws + offsets).ravel(), minlength=replicates * size).reshape(replicates, size)
 
 
+def single_unit_strata(out: Outcomes, stratify: bool) -> bool:
+    """Every stratum (each group when `stratify`, else all items) has only one resampling unit."""
+    strata = out.group if stratify else np.zeros(out.n, dtype=np.int64)
+    pairs = np.unique(np.stack([strata, out.unit]), axis=1)  # (2, distinct (stratum, unit))
+    return len(np.unique(pairs[0])) == pairs.shape[1]
+
+
 def bootstrap_interval(metric: str, out: Outcomes, replicates: int = 1000, seed: int = 0,
-                       stratify: bool = False, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of `metric` (resampling units; see bootstrap_weights)."""
-    if out.n == 0:
-        return (float("nan"), float("nan"))
+                       stratify: bool = False, level: float = 0.95) -> tuple[float | None, float | None]:
+    """Percentile bootstrap interval of `metric` (resampling units; see bootstrap_weights).
+
+    (None, None) when every stratum holds a single unit (one document, say): resampling it would only
+    repeat the point estimate, which is no interval at all."""
+    if out.n == 0 or single_unit_strata(out, stratify):
+        return (None, None)
     rng = np.random.default_rng(seed)
     values = np.concatenate([METRICS[metric](out, W) for W in bootstrap_weights(out, replicates, rng, stratify)])
     tail = (1 - level) / 2 * 100

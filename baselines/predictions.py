@@ -6,7 +6,7 @@ from pathlib import Path
 from .errors import DataError
 from .io import read_jsonl
 
-FORMATS = ("auto", "jsonl", "lm-eval")
+FORMATS = ("auto", "jsonl", "lm-eval", "lawma")
 
 
 def load_predictions(path: Path, fmt: str = "auto", **lm_eval_options) -> list[dict]:
@@ -16,6 +16,15 @@ def load_predictions(path: Path, fmt: str = "auto", **lm_eval_options) -> list[d
     path = Path(path)
     if fmt not in FORMATS:
         raise DataError(f"unknown predictions format {fmt!r}; valid: {', '.join(FORMATS)}", path)
+    if fmt == "lawma":
+        raise DataError("Lawma's released responses are joined through the references: "
+                        "use baselines.lawma_responses.read_lawma_responses", path)
+    if path.is_dir():  # lm-evaluation-harness output: one samples file per task
+        if fmt == "jsonl":
+            raise DataError("a folder is read as lm-evaluation-harness output; --format jsonl needs a file", path)
+        from .lm_eval import rows_from_lm_eval_folder
+
+        return rows_from_lm_eval_folder(path, **lm_eval_options)
     rows = list(read_jsonl(path))
     if not rows:
         raise DataError("the predictions file is empty", path)

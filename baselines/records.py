@@ -13,6 +13,7 @@ class Reference:
     labels: tuple[str, ...]  # every answer label that is valid for this item
     group: str = ""  # CaselawQA task; RR document
     unit: str = ""  # resampling unit of the bootstrap (RR: the document); empty = the item
+    choices: tuple[str, ...] = ()  # text of each choice, aligned with labels (multiple choice); empty for RR
 
 
 @dataclass
@@ -35,6 +36,7 @@ class ChoiceItem:
             gold=tuple(self.labels[i] for i in self.answer),
             labels=tuple(self.labels),
             group=self.group,
+            choices=tuple(self.choices),
         )
 
 

@@ -1,7 +1,6 @@
 """Raw judgment text -> sentences (segmenter) -> rhetorical roles (tagger): prediction and end-to-end scoring."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from .data.rr import Document, Documents, Sentence
@@ -17,7 +16,12 @@ def segment_text(text: str, segmenter, progress=None) -> list[tuple[int, int]]:
         end = min(len(text), begin + BLOCK_CHARS)
         if end < len(text):
             cut = text.rfind("\n\n", begin + BLOCK_CHARS // 2, end)
-            end = cut + 2 if cut > 0 else end
+            if cut > 0:
+                end = cut + 2
+            else:  # no blank line: after the last line break, else the last white space; never inside a word
+                cut = text.rfind("\n", begin + BLOCK_CHARS // 2, end)
+                cut = cut if cut > 0 else _last_space(text, begin, end)
+                end = cut + 1 if cut > begin else end
         blocks.append((begin, end))
         begin = end
     spans = []
@@ -26,6 +30,14 @@ def segment_text(text: str, segmenter, progress=None) -> list[tuple[int, int]]:
         if progress is not None:
             progress(end - begin)
     return spans
+
+
+def _last_space(text: str, begin: int, end: int) -> int:
+    """Index of the last white-space character in text[begin:end], or -1."""
+    for index in range(end - 1, begin, -1):
+        if text[index].isspace():
+            return index
+    return -1
 
 
 def document_from_text(doc_id: str, text: str, spans: list[tuple[int, int]], labels=()) -> Document:
@@ -65,49 +77,22 @@ def project(docs: list[Document], rows: list[dict]) -> list[dict]:
     return projected
 
 
-def evaluate_end_to_end(method_name: str | None = None, data_dir=None, *, segmenter: str = "trained",
-                        split: str | None = None, model: Path | None = None, models_dir=None,
-                        name: str | None = None, seed: int = 0):
-    """Score a saved tagger on raw split text cut by `segmenter`, against the gold sentences.
-
-    Results go to models/rr/<system>/<split>.e2e-<segmenter>.results.json.
-    """
+def end_to_end_predictions(docs: list[Document], method, segmenter: str, models_dir=None) -> list[dict]:
+    """Predictions on the gold sentences of `docs` from their raw text: cut by `segmenter`, labelled by
+    `method`, each gold sentence taking the label of the predicted sentence overlapping it most."""
     from segmentation.run import get_segmenter
 
-    from . import run
-    from .evaluate import score
-    from .tasks import get_task
-
-    started = time.time()
-    task = get_task("rr")
-    method_name = method_name or task.default_method
-    split = split or task.eval_split
-    gold = run.load_split(task, data_dir, split)
-    docs = resegment(gold, get_segmenter(segmenter, models_dir))
-    method = run.fitted_method(task, method_name, model=model, models_dir=models_dir, name=name, config=None,
-                               overrides=None)
-    predictions = project(docs, method.predict(docs))
-    system = name or method_name
-    split_name = f"{split}.e2e-{Path(segmenter).name}"
-    result, samples = score(task, predictions, task.references(gold), method=system, split=split_name,
-                            missing="wrong", seed=seed)
-    result.meta = run.run_meta(started, config=method.get_params(), method=method_name, segmenter=segmenter,
-                               predicted_sentences=sum(len(d.sentences) for d in docs),
-                               data=str(run.data_root(data_dir)))
-    folder = run.models_root(models_dir) / "rr" / system
-    run.write_outputs(folder, split_name, result, samples, predictions)
-    return result, folder
+    predicted_docs = resegment(docs, get_segmenter(segmenter, models_dir))
+    rows = project(predicted_docs, method.predict(predicted_docs))
+    return rows
 
 
 def read_text(path: Path) -> str:
     """A raw judgment as UTF-8 text."""
+    from .io import read_text as read_utf8
+
     path = Path(path)
-    if not path.is_file():
-        raise DataError("file not found", path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
+    text = read_utf8(path)  # a bad byte is named by line and byte within the line
     if not text.strip():
         raise DataError("the file is empty", path)
     return text
@@ -120,13 +105,14 @@ def predict_file(path: Path, *, model: Path | None = None, method_name: str | No
 
     from segmentation.run import get_segmenter
 
-    from . import run
     from .io import write_jsonl
+    from .methods import model_folder
     from .methods.base import Method
+    from .paths import models_root
     from .tasks import get_task
 
     text = read_text(path)
-    folder = Path(model) if model else run.models_root(models_dir) / "rr" / (method_name or get_task("rr").default_method)
+    folder = Path(model) if model else model_folder(models_root(models_dir), "rr", method_name or get_task("rr").default_method)
     if not (folder / "config.json").is_file():
         raise BaselinesError(f"no trained model in {folder}; run `baselines train rr` first (or pass --model)")
     tagger = Method.load(folder)
@@ -143,19 +129,3 @@ def predict_file(path: Path, *, model: Path | None = None, method_name: str | No
     if out:
         write_jsonl(Path(out), rows)
     return rows
-
-
-def print_predictions(rows: list[dict], max_chars: int = 90) -> None:
-    """A readable table: sentence number, label, its probability and the sentence."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{len(rows)} sentences", title_justify="left")
-    for column, justify in (("#", "right"), ("label", "left"), ("p", "right"), ("sentence", "left")):
-        table.add_column(column, justify=justify, overflow="fold" if column == "sentence" else "ellipsis")
-    for k, row in enumerate(rows):
-        sentence = " ".join(row["text"].split())
-        shown = sentence if len(sentence) <= max_chars else sentence[:max_chars - 3] + "..."
-        p = row.get("probabilities", {}).get(row["label"])
-        table.add_row(str(k + 1), row["label"], f"{p:.2f}" if p is not None else "", shown)
-    Console().print(table)

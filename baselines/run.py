@@ -1,45 +1,24 @@
-"""Plain functions behind the CLI: train, evaluate (optionally cross-validated) and score files."""
+"""Plain functions behind the CLI: train (models/), evaluate and score (results/), cross-validation."""
 from __future__ import annotations
 
-import datetime as dt
-import os
-import resource
-import sys
 import time
 from pathlib import Path
-
 
 from .config import resolve_config
 from .errors import BaselinesError
 from .evaluate import Result, score
 from .folds import fold_assignment
-from .io import read_json, write_json, write_jsonl
-from .methods import method_class
+from .io import read_json
+from .methods import canonical_name, method_class, model_folder
 from .methods.base import Method
+from .paths import data_root, models_root
 from .predictions import load_predictions
-from .tasks import Task, data_root, get_task
-from .versions import git_commit, library_versions
+from .provenance import peak_memory_mib, run_meta
+from .results_store import (Variant, check_replace, check_system_name, check_writable, references_digest, run_folder,
+                            write_run)
+from .tasks import Task, get_task
 
-
-
-def _process_start() -> float:
-    """When this process started (from /proc), so wall times include interpreter start and imports."""
-    try:
-        with open("/proc/self/stat") as handle:
-            ticks = int(handle.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/stat") as handle:
-            boot = next(float(line.split()[1]) for line in handle if line.startswith("btime"))
-        return boot + ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, StopIteration, IndexError):
-        return time.time()
-
-
-PROCESS_START = _process_start()
-
-
-def models_root(models_dir: str | Path | None = None) -> Path:
-    """--models-dir, else $BASELINES_MODELS, else ./models."""
-    return Path(models_dir or os.environ.get("BASELINES_MODELS") or "models")
+KINDS = ("ours", "llm", "other")
 
 
 def build_method(task: str, method: str, config: Path | None = None, overrides: dict | None = None) -> Method:
@@ -62,6 +41,8 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     """Fit a method on the task's training data and save it as models/<task>/<name>/."""
     task = get_task(task_name)
     method = build_method(task_name, method_name, config, overrides)
+    folder = models_root(models_dir) / task_name / check_system_name(name or canonical_name(task_name, method_name))
+    check_writable(folder)  # before the work, not after it
     split = task.train_split or task.eval_split
     records = load_split(task, data_dir, split, train_file, **(load_options or {}))
     val = None
@@ -69,7 +50,6 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
         val = load_split(task, data_dir, "val", **(load_options or {}))
     started = time.time()
     method.fit(records, val)
-    folder = models_root(models_dir) / task_name / (name or method_name)
     method.save(folder, extra={"trained_on": {"split": split, "file": str(train_file) if train_file else None,
                                               "n": len(records)},
                                "train_seconds": round(time.time() - started, 2), "peak_memory_mib": peak_memory_mib()})
@@ -81,7 +61,7 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     """A saved model when one exists (or is given); stateless methods are built from their config."""
     if not method_class(task.name, method_name).needs_fit and not model:
         return build_method(task.name, method_name, config, overrides)
-    folder = Path(model) if model else models_root(models_dir) / task.name / (name or method_name)
+    folder = Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
     if (folder / "config.json").is_file():
         saved = read_json(folder / "config.json")["params"]  # a value the model was trained with is no override
         overrides = {k: v for k, v in (overrides or {}).items() if saved.get(k, object()) != v}
@@ -102,58 +82,98 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
 
 def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, split: str | None = None,
              test_file: Path | None = None, model: Path | None = None, config: Path | None = None,
-             overrides: dict | None = None, models_dir=None, name: str | None = None, cv: int | None = None,
-             seed: int = 0, missing: str = "error", load_options: dict | None = None) -> tuple[Result, Path]:
-    """Predict a split with a method, score it, and write predictions, samples and results."""
+             overrides: dict | None = None, models_dir=None, results_dir=None, name: str | None = None,
+             cv: int | None = None, seed: int = 0, missing: str = "error", load_options: dict | None = None,
+             force: bool = False, segmenter: str | None = None) -> tuple[Result, Path]:
+    """Predict a split (or a file) with a method, score it, and write the run under results/<task>/<system>/.
+
+    With `segmenter`, the method labels the raw text cut by that segmenter (end to end), and is scored
+    on the gold sentences; a gold sentence that no predicted sentence overlaps counts as wrong."""
     started = time.time()
     task = get_task(task_name)
     method_name = method_name or task.default_method
     split = split or task.eval_split
-    system = name or method_name
-    folder = models_root(models_dir) / task_name / system
-    if cv is not None and model:
-        raise BaselinesError("--model and --cv do not go together: --cv fits a fresh model in every fold")
+    check_combination(task, model=model, cv=cv, segmenter=segmenter, missing=missing)
+    missing = "wrong" if segmenter else missing
     if cv is not None:
         method = build_method(task_name, method_name, config, overrides)
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
                                config=config, overrides=overrides)
-    check_output_folder(folder, method)
-    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+    records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
+    references = task.references(records)
+    variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
+                      seed=seed if cv is not None else None, test_file=Path(test_file).name if test_file else None,
+                      segmenter=Path(segmenter).name if segmenter else None)
+    system = name or canonical_name(task.name, method_name)
+    folder = prepare_run(task.name, system, variant, results_dir, scored=False, force=force)
     if cv is not None:
         predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
-        split_name = f"{split}.cv{cv}"
+    elif segmenter:
+        predictions = task.end_to_end(records, method, segmenter, models_dir)
     else:
         predictions = method.predict(records)
-        split_name = split
-    result, samples = score(task, predictions, task.references(records), method=system, split=split_name,
-                            missing=missing)
+    result, samples = score(task, predictions, references, system=system,
+                            split=variant.slug(), missing=missing)
+    result.variant = variant.to_dict()
     result.meta = run_meta(started, config=method.get_params(), method=method_name,
                            data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
-                           fallbacks=fallback_counts(predictions, result))
-    write_outputs(folder, split_name, result, samples, predictions)
-    if cv is None and not method.needs_fit:  # nothing was trained: record the resolved config beside the results
-        write_json(folder / "config.json", method.config_dict())
+                           segmenter=segmenter,
+                           fallbacks=fallback_counts(predictions, references))
+    if task.diagnostics is not None:
+        result.meta["diagnostics"] = task.diagnostics(records)
+    record_data_notes(result, records)
+    write_run(folder, result.to_dict(), samples, predictions)
     return result, folder
 
 
-def check_output_folder(folder: Path, method: Method) -> None:
-    """Refuse to write one method's outputs into a folder that holds another method's model."""
-    config_path = folder / "config.json"
-    if not config_path.is_file():
-        return
-    saved = read_json(config_path).get("class")
-    own = f"{type(method).__module__}:{type(method).__qualname__}"
-    if saved and saved != own:
-        raise BaselinesError(f"{folder} holds a {saved.split(':')[-1]} model; choose another --name")
+def model_label_set(task: Task, method: Method, load_options: dict | None) -> dict:
+    """Load options with a fitted sequence labeller's own label set: the references then accept every label
+    the model can give, whatever labels the evaluated file happens to contain."""
+    labels = getattr(method, "labels_", None)
+    if task.kind == "sequence-labelling" and labels:
+        return {**(load_options or {}), "labels": tuple(labels)}
+    return dict(load_options or {})
 
 
-def fallback_counts(predictions: list[dict], result: Result) -> dict[str, int]:
+def check_combination(task: Task, *, model, cv, segmenter, missing: str) -> None:
+    """Options that cannot go together, refused before any work."""
+    if cv is not None and model:
+        raise BaselinesError("--model and --cv do not go together: --cv fits a fresh model in every fold")
+    if segmenter and task.end_to_end is None:
+        from .tasks import TASKS
+
+        able = ", ".join(name for name, spec in TASKS.items() if spec.end_to_end is not None)
+        raise BaselinesError(f"--segmenter applies to tasks scored end to end from raw text ({able}), not {task.name}")
+    if segmenter and cv is not None:
+        raise BaselinesError("--segmenter does not go with --cv: end to end scores a saved model")
+    if segmenter and missing != "error":
+        raise BaselinesError("--segmenter does not go with --missing/--only-present: a gold sentence without a "
+                             "prediction always counts as wrong end to end")
+
+
+def record_data_notes(result: Result, records) -> None:
+    """What the loader left out or flagged (documents without annotations, empty questions...), kept with the run."""
+    notes = list(getattr(records, "notes", None) or [])
+    if notes:
+        result.meta["data_notes"] = notes
+
+
+def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored: bool, force: bool) -> Path:
+    """The run folder, checked before any work: a plain name, writable, and not replacing a scored run."""
+    folder = run_folder(task, system, variant, results_dir)
+    check_writable(folder)
+    check_replace(folder, scored=scored, force=force)
+    return folder
+
+
+def fallback_counts(predictions: list[dict], references) -> dict[str, int]:
     """Predictions per group (CaselawQA task) that a method answered with a fallback instead of a model."""
+    group_of = {ref.id: ref.group for ref in references}
     counts: dict[str, int] = {}
     for row in predictions:
         if row.get("fallback"):
-            group = row["id"].split("/")[0] if result.per_group else ""
+            group = group_of.get(str(row["id"]), "")
             counts[group] = counts.get(group, 0) + 1
     return counts
 
@@ -174,25 +194,64 @@ def cross_val_predict(task: Task, method_name: str, records: list, folds: int, s
 
 
 def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
-               name: str | None = None, fmt: str = "auto", missing: str = "error", models_dir=None,
+               name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
                test_file: Path | None = None, load_options: dict | None = None,
-               lm_eval_options: dict | None = None) -> tuple[Result, Path]:
+               lm_eval_options: dict | None = None, kind: str | None = None,
+               force: bool = False) -> tuple[Result, Path]:
     """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation."""
     started = time.time()
     task = get_task(task_name)
     split = split or task.eval_split
-    predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
-    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-    system = name or _stem(Path(predictions_path))
-    result, samples = score(task, predictions, task.references(records), method=system, split=split, missing=missing)
+    if kind is not None and kind not in KINDS:
+        raise BaselinesError(f"unknown --kind {kind!r}; valid: {', '.join(KINDS)}")
+    join_report = None
+    if fmt == "lawma":
+        records, predictions, join_report, default_name = _lawma_inputs(task, Path(predictions_path), data_dir, split,
+                                                                        test_file, load_options)
+    else:
+        predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
+        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+        default_name = _stem(Path(predictions_path))
+    references = task.references(records)
+    variant = Variant(split=None if test_file else split, references=references_digest(references),
+                      test_file=Path(test_file).name if test_file else None)
+    system = name or default_name
+    folder = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
+    result, samples = score(task, predictions, references, system=system, split=variant.slug(), missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
                              f"{predictions_path} (wrong task, or generations without a stated answer?)")
-    result.meta = run_meta(started, config=None, method="external", source=str(predictions_path),
+    result.kind = kind or ("llm" if fmt == "lawma" else inferred_kind(predictions))
+    result.variant = variant.to_dict()
+    result.meta = run_meta(started, config=None, method="external", source=Path(predictions_path).name,
                            data=str(test_file) if test_file else str(data_root(data_dir)))
-    folder = models_root(models_dir) / task_name / system
-    write_outputs(folder, split, result, samples, predictions=None)
+    if join_report is not None:
+        result.meta["join"] = join_report
+    record_data_notes(result, records)
+    write_run(folder, result.to_dict(), samples, predictions=None)
     return result, folder
+
+
+def _lawma_inputs(task: Task, path: Path, data_dir, split: str, test_file: Path | None,
+                  load_options: dict | None) -> tuple[list, list[dict], dict, str]:
+    """(records, predictions rows, join report, default system name) for Lawma's released responses:
+    a model folder (named after the model) or one <task>.json file; files of tasks left out by --tasks are skipped."""
+    from .lawma_responses import read_lawma_responses
+
+    if task.name != "caselawqa":
+        raise BaselinesError("--format lawma reads Lawma's released CaselawQA responses; it applies to caselawqa only")
+    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+    known = None
+    if (load_options or {}).get("tasks"):
+        known = {record.group for record in load_split(task, data_dir, split, test_file)}
+    predictions, report = read_lawma_responses(path, records, known)
+    folder = path.resolve() if path.is_dir() else path.resolve().parent
+    return records, predictions, report, folder.name if path.is_dir() else f"{folder.name}-{path.stem}"
+
+
+def inferred_kind(predictions: list[dict]) -> str:
+    """'llm' for raw generations and harness logs, 'other' for files of verbatim labels."""
+    return "other" if predictions and all("prediction" in row for row in predictions) else "llm"
 
 
 def _stem(path: Path) -> str:
@@ -200,34 +259,4 @@ def _stem(path: Path) -> str:
     for suffix in (".jsonl.gz", ".jsonl", ".json"):
         if path.name.endswith(suffix):
             return path.name[: -len(suffix)]
-    return path.stem
-
-
-def write_outputs(folder: Path, split: str, result: Result, samples: list[dict], predictions: list[dict] | None):
-    """<split>.predictions.jsonl (when ours), <split>.samples.jsonl and <split>.results.json, each atomically."""
-    if predictions is not None:
-        write_jsonl(folder / f"{split}.predictions.jsonl", predictions)
-    write_jsonl(folder / f"{split}.samples.jsonl", samples)
-    write_json(folder / f"{split}.results.json", result.to_dict())
-
-
-def peak_memory_mib() -> float:
-    """Peak resident memory of this process and of its finished children, in MiB."""
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return round(max(own, children) / 1024, 1)
-
-
-def run_meta(started: float, **extra) -> dict:
-    """Provenance of a run: versions, commit, time, memory, command line."""
-    now = time.time()
-    return {
-        **extra,
-        "versions": library_versions(),
-        "git_commit": git_commit(),
-        "timestamp": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "wall_seconds": round(now - started, 3),
-        "process_wall_seconds": round(now - PROCESS_START, 3),
-        "peak_memory_mib": peak_memory_mib(),
-        "command": " ".join(["baselines", *sys.argv[1:]]) if sys.argv else None,
-    }
+    return path.name

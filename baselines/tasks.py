@@ -1,23 +1,11 @@
 """The task registry: each benchmark described as data (loader, references, labels, metrics)."""
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 from .errors import unknown_name
-
-
-def _lazy(target: str) -> Callable:
-    """A function imported on first call from 'module:attribute', so the registry costs no imports."""
-
-    def call(*args, **kwargs):
-        module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)(*args, **kwargs)
-
-    call.__qualname__ = target
-    return call
+from .lazy import lazy_function
 
 
 @dataclass(frozen=True)
@@ -25,7 +13,7 @@ class Task:
     """One benchmark: how to load it, how its items become references, and how it is scored."""
 
     name: str
-    kind: str  # "multiple-choice" | "sequence-labelling" | "classification"
+    kind: str  # "multiple-choice" | "sequence-labelling" | "classification" | "segmentation"
     description: str
     load: Callable  # (data_dir: Path, split: str, path: Path | None) -> list of records
     references: Callable  # (records) -> list[Reference]
@@ -40,6 +28,10 @@ class Task:
     aliases: dict = field(default_factory=dict)  # answer aliases for raw text, e.g. "A" -> "0"
     download: Callable | None = None  # (dest: Path) -> Path
     supergroup: Callable | None = None  # group -> wider group (CaselawQA task -> court)
+    resample_groups: bool = False  # the bootstrap resamples whole groups (RR, segmenter: documents)
+    predict: Callable | None = None  # (file, **options) -> rows: labels raw text (`baselines predict`)
+    diagnostics: Callable | None = None  # (records) -> dict recorded with every run (what the data allows)
+    end_to_end: Callable | None = None  # (records, method, segmenter, models_dir) -> predictions from raw text
 
 
 def _choice_references(records) -> list:
@@ -51,7 +43,7 @@ TASKS: dict[str, Task] = {
         name="scalr",
         kind="multiple-choice",
         description="SCALR (LegalBench): pick the holding of a Supreme Court question among five",
-        load=_lazy("baselines.data.scalr:load_scalr"),
+        load=lazy_function("baselines.data.scalr:load_scalr"),
         references=_choice_references,
         splits=("test",),
         eval_split="test",
@@ -60,13 +52,13 @@ TASKS: dict[str, Task] = {
         main_metric="accuracy",
         default_method="tfidf",
         aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
-        download=_lazy("baselines.data.download:download_scalr"),
+        download=lazy_function("baselines.data.download:download_scalr"),
     ),
     "caselawqa": Task(
         name="caselawqa",
         kind="classification",
         description="CaselawQA (Lawma): SCDB/Songer variables of court opinions, one multiple-choice task each",
-        load=_lazy("baselines.data.caselawqa:load_caselawqa"),
+        load=lazy_function("baselines.data.caselawqa:load_caselawqa"),
         references=_choice_references,
         splits=("train", "val", "test"),
         eval_split="test",
@@ -75,23 +67,42 @@ TASKS: dict[str, Task] = {
         main_metric="mean_task_accuracy",
         default_method="linear",
         grouped=True,
-        supergroup=lambda task: "songer" if task.startswith("songer") else "sc",
-        download=_lazy("baselines.data.download:download_caselawqa"),
+        supergroup=lazy_function("baselines.data.caselawqa:court_of"),
+        download=lazy_function("baselines.data.download:download_caselawqa"),
     ),
     "rr": Task(
         name="rr",
         kind="sequence-labelling",
         description="LegalEval 2023 Task 6A: rhetorical role of each sentence of an Indian judgment",
-        load=_lazy("baselines.data.rr:load_rr"),
-        references=_lazy("baselines.data.rr:rr_references"),
+        load=lazy_function("baselines.data.rr:load_rr"),
+        references=lazy_function("baselines.data.rr:rr_references"),
         splits=("train", "dev", "test"),
         eval_split="dev",
         train_split="train",
         metrics=("weighted_f1", "macro_f1", "accuracy"),
         main_metric="weighted_f1",
-        default_method="bilstm_crf",
+        default_method="bilstm-crf",
         confusion=True,
-        download=_lazy("baselines.data.download:download_rr"),
+        download=lazy_function("baselines.data.download:download_rr"),
+        resample_groups=True,
+        predict=lazy_function("baselines.rr_pipeline:predict_file"),
+        end_to_end=lazy_function("baselines.rr_pipeline:end_to_end_predictions"),
+    ),
+    "segmenter": Task(
+        name="segmenter",
+        kind="segmentation",
+        description="Sentence boundaries of LegalEval judgments: raw text in, sentence character spans out",
+        load=lazy_function("baselines.data.rr:load_rr"),
+        references=lazy_function("baselines.boundaries:span_references"),
+        splits=("train", "dev"),
+        eval_split="dev",
+        train_split="train",
+        metrics=("boundary_f1", "boundary_precision", "boundary_recall"),
+        main_metric="boundary_f1",
+        default_method="trained",
+        download=lazy_function("baselines.data.download:download_rr"),
+        resample_groups=True,
+        diagnostics=lazy_function("segmentation.run:boundary_diagnostics"),
     ),
 }
 
@@ -102,18 +113,3 @@ def get_task(name: str) -> Task:
         return TASKS[name]
     except KeyError:
         raise unknown_name("task", name, TASKS) from None
-
-
-def data_root(data_dir: str | Path | None) -> Path:
-    """The benchmark data folder: --data-dir, else $BASELINES_DATA; it must exist and be readable."""
-    import os
-
-    from .errors import BaselinesError
-
-    chosen = data_dir or os.environ.get("BASELINES_DATA")
-    if not chosen:
-        raise BaselinesError("no data folder: pass --data-dir DIR or set BASELINES_DATA=DIR")
-    root = Path(chosen).expanduser()
-    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
-        raise BaselinesError(f"data folder {root} does not exist or cannot be read")
-    return root

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .spans import Span, trim_all
+from .base import SpacySegmenter
 
 # Words that end with a full stop without ending a sentence (compared lower-cased, without the stop).
 ABBREVIATIONS = {
@@ -81,7 +81,7 @@ def mark_sentences(doc):
     return doc
 
 
-class RuleSegmenter:
+class RuleSegmenter(SpacySegmenter):
     """spacy.blank('en') with the legal sentence rules; returns trimmed character spans."""
 
     name = "rule"
@@ -92,13 +92,6 @@ class RuleSegmenter:
 
         if not Language.has_factory("legal_sentence_rules"):
             Language.component("legal_sentence_rules", func=mark_sentences)
-        self.nlp = spacy.blank("en")
-        self.nlp.add_pipe("legal_sentence_rules")
-        self.nlp.max_length = 50_000_000
-
-    def segment(self, text: str) -> list[Span]:
-        """Sentence spans of `text` (trimmed of whitespace, in order)."""
-        if not text.strip():
-            return []
-        doc = self.nlp(text)
-        return trim_all(text, [(s.start_char, s.end_char) for s in doc.sents])
+        nlp = spacy.blank("en")
+        nlp.add_pipe("legal_sentence_rules")
+        super().__init__(nlp)

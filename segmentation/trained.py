@@ -1,15 +1,20 @@
 """A spaCy `senter` learned from gold sentence spans: the corpus decides what a sentence is."""
 from __future__ import annotations
 
+import logging
 import random
 import time
 from pathlib import Path
 
+from .base import SpacySegmenter
 from .spans import CUE_ENDINGS, Span, boundary_counts, prf, trim_all
 
-# A wider, deeper tok2vec than spaCy's default senter (width 12, depth 1): sees +-depth tokens.
+logger = logging.getLogger("baselines.segmentation")
+
+
 def model_config(width: int, depth: int, embed_size: int) -> dict:
-    """The senter's thinc model: a tagger over a hashed-embedding CNN."""
+    """The senter's thinc model: a tagger over a hashed-embedding CNN, wider and deeper than spaCy's default
+    senter (width 12, depth 1), so that it sees +-depth tokens."""
     return {"model": {"@architectures": "spacy.Tagger.v2", "nO": None,
                       "tok2vec": {"@architectures": "spacy.HashEmbedCNN.v2", "pretrained_vectors": None,
                                   "width": width, "depth": depth, "embed_size": embed_size, "window_size": 1,
@@ -59,14 +64,10 @@ def example(nlp, text: str, starts: list[int]):
     return Example.from_dict(doc, {"sent_starts": tags})
 
 
-class TrainedSegmenter:
+class TrainedSegmenter(SpacySegmenter):
     """A spaCy pipeline (tokenizer + senter) returning trimmed sentence character spans."""
 
     name = "trained"
-
-    def __init__(self, nlp):
-        self.nlp = nlp
-        self.nlp.max_length = 50_000_000
 
     @classmethod
     def load(cls, folder: Path) -> "TrainedSegmenter":
@@ -83,13 +84,6 @@ class TrainedSegmenter:
             write_json(tmp / "training.json", extra or {})
         return Path(folder)
 
-    def segment(self, text: str) -> list[Span]:
-        """Sentence spans of `text` (trimmed of whitespace, in order)."""
-        if not text.strip():
-            return []
-        doc = self.nlp(text)
-        return trim_all(text, [(s.start_char, s.end_char) for s in doc.sents])
-
 
 def evaluate_segmenter(segmenter, docs: list[tuple[str, list[Span]]]) -> dict:
     """Boundary precision/recall/F1 of a segmenter over (text, gold spans) pairs."""
@@ -102,10 +96,15 @@ def evaluate_segmenter(segmenter, docs: list[tuple[str, list[Span]]]) -> dict:
 
 def train_senter(train: list[tuple[str, list[Span]]], val: list[tuple[str, list[Span]]], *, epochs: int = 4,
                  window: int = 6, sample: float = 1.0, batch: int = 16, width: int = 64, depth: int = 3,
-                 embed_size: int = 5000, dropout: float = 0.1, seed: int = 0, log=print) -> tuple:
-    """Fit a senter on (text, gold spans) pairs; keep the epoch with the best boundary F1 on `val`."""
+                 embed_size: int = 5000, dropout: float = 0.1, seed: int = 0, log=None) -> tuple:
+    """Fit a senter on (text, gold spans) pairs; keep the epoch with the best boundary F1 on `val`.
+
+    Epoch lines go to `log`, by default this module's logger at INFO; a bar shows the epochs."""
     import spacy
     from spacy.util import fix_random_seed, minibatch
+    from tqdm.auto import tqdm
+
+    log = log or logger.info
 
     fix_random_seed(seed)
     rng = random.Random(seed)
@@ -116,7 +115,7 @@ def train_senter(train: list[tuple[str, list[Span]]], val: list[tuple[str, list[
     examples = [example(nlp, text, starts) for text, starts in pieces]
     optimizer = nlp.initialize(lambda: examples[:100])
     segmenter, best, best_bytes, history = TrainedSegmenter(nlp), -1.0, None, []
-    for epoch in range(epochs):
+    for epoch in tqdm(range(epochs), desc="senter", unit="epoch"):
         started, losses = time.time(), {}
         rng.shuffle(examples)
         for group in minibatch(examples, size=batch):

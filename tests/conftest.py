@@ -29,8 +29,20 @@ def data_dir() -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_outputs(tmp_path, monkeypatch):
-    """Every test writes models/results under its own tmp folder; encodings share one session cache."""
+    """Every test writes models and results under its own tmp folder; encodings share one session cache."""
     monkeypatch.setenv("BASELINES_MODELS", str(tmp_path / "models"))
+    monkeypatch.setenv("BASELINES_RESULTS", str(tmp_path / "results"))
     if "BASELINES_CACHE" not in os.environ:
         monkeypatch.setenv("BASELINES_CACHE", str(Path.home() / ".cache" / "legal-baselines"))
     yield
+
+
+def run_results(task: str, system: str) -> dict:
+    """The results.json of the only run of `system` (results/<task>/<system>/<run>/results.json)."""
+    import json
+
+    from baselines.paths import results_root
+
+    found = sorted((results_root() / task / system).glob("*/results.json"))
+    assert len(found) == 1, found
+    return json.loads(found[0].read_text())

@@ -12,8 +12,8 @@ from baselines.errors import BaselinesError
 SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
 
 
-def _results(folder, split="test"):
-    return json.loads((folder / f"{split}.results.json").read_text())
+def _results(folder):
+    return json.loads((folder / "results.json").read_text())
 
 
 def test_majority_per_task(tmp_path):
@@ -22,7 +22,7 @@ def test_majority_per_task(tmp_path):
     result, folder = run.evaluate("caselawqa", "majority", root)
     assert result.per_group["sc_constant"]["accuracy"] == 1.0
     assert set(result.per_group) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
-    rows = [json.loads(line) for line in (folder / "test.predictions.jsonl").open()]
+    rows = [json.loads(line) for line in (folder / "predictions.jsonl").open()]
     assert all(len(r["scores"]) in (2, 3, 4, 30) for r in rows)
     assert _results(folder)["metrics"]["mean_task_accuracy"] == pytest.approx(result.metrics["mean_task_accuracy"])
 
@@ -35,7 +35,7 @@ def test_linear_learns_and_falls_back(tmp_path):
     result, out = run.evaluate("caselawqa", "linear", root)
     assert result.per_group["sc_direction"]["accuracy"] == 1.0
     assert result.per_group["sc_state"]["accuracy"] >= 0.75
-    rows = {r["id"]: r for r in map(json.loads, (out / "test.predictions.jsonl").open())}
+    rows = {r["id"]: r for r in map(json.loads, (out / "predictions.jsonl").open())}
     constant = next(r for key, r in rows.items() if key.startswith("sc_constant/"))
     assert "fallback" in constant and len(constant["scores"]) == 2
     state = next(r for key, r in rows.items() if key.startswith("sc_state/"))
@@ -133,5 +133,5 @@ def test_embed_linear_on_fixtures(tmp_path):
     assert (folder / "heads.json").is_file()
     result, out = run.evaluate("caselawqa", "embed-linear", root)
     assert result.coverage == 1.0 and result.per_group["sc_constant"]["accuracy"] == 1.0
-    row = json.loads((out / "test.predictions.jsonl").open().readline())
+    row = json.loads((out / "predictions.jsonl").open().readline())
     assert len(row["scores"]) in (2, 3, 4, 30)

@@ -1,10 +1,12 @@
 """The command line: exit code 2 and a one-line message for bad input; nothing half-written."""
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
+from conftest import run_results
 
 runner = CliRunner()
 
@@ -34,8 +36,9 @@ def test_bad_names_exit_2_with_one_line(args, message, monkeypatch):
     assert result.output.count("\n") == 1
 
 
-def test_missing_data_dir_says_how_to_set_it(monkeypatch):
+def test_missing_data_dir_says_how_to_set_it(monkeypatch, tmp_path):
     monkeypatch.delenv("BASELINES_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the per-user default, empty
     result = run("eval", "scalr")
     assert result.exit_code == 2 and "--data-dir" in result.output and "BASELINES_DATA" in result.output
 
@@ -76,14 +79,25 @@ def test_score_raw_llm_file_and_bad_predictions(tmp_path):
                              for i in range(6)))
     result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm")
     assert result.exit_code == 0, result.output
-    saved = json.loads((tmp_path / "models" / "scalr" / "my-llm" / "test.results.json").read_text())
+    saved = json.loads((tmp_path / "results" / "scalr" / "my-llm" / "test" / "results.json").read_text())
     assert saved["metrics"]["accuracy"] == 1.0 and saved["coverage"] == 1.0
     assert saved["meta"]["method"] == "external" and "peak_memory_mib" in saved["meta"]
+    assert saved["kind"] == "llm" and saved["variant"]["split"] == "test" and len(saved["variant"]["references"]) == 16
+    assert not (tmp_path / "models").exists()  # results never go into model folders
+
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm")
+    assert result.exit_code == 2 and "already holds a scored run" in result.output and "--force" in result.output
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm", "--force", "--kind", "other")
+    assert result.exit_code == 0, result.output
+    assert run_results("scalr", "my-llm")["kind"] == "other"
+    for bad in ("../../x", "a/b", ".."):
+        result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", bad)
+        assert result.exit_code == 2 and "not a plain name" in result.output, bad
 
     preds.write_text('{"id": "0", "raw": "A"}\n{"id": "1", "prediction": "1"}\n')
     result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "mixed")
     assert result.exit_code == 2 and "llm.jsonl:2: mixed formats" in result.output
-    assert not (tmp_path / "models" / "scalr" / "mixed").exists()
+    assert not (tmp_path / "results" / "scalr" / "mixed").exists()
 
     preds.write_text("")
     result = run("score", "scalr", str(preds), "--data-dir", str(data))
@@ -94,13 +108,41 @@ def test_eval_writes_results_predictions_and_config(tmp_path):
     data = scalr_dir(tmp_path)
     result = run("eval", "scalr", "--method", "tfidf", "--data-dir", str(data))
     assert result.exit_code == 0, result.output
-    folder = tmp_path / "models" / "scalr" / "tfidf"
-    saved = json.loads((folder / "test.results.json").read_text())
-    assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1
-    assert json.loads((folder / "config.json").read_text())["params"]["ngram_max"] == 1
+    folder = tmp_path / "results" / "scalr" / "tfidf" / "test"
+    saved = json.loads((folder / "results.json").read_text())
+    assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1 and saved["kind"] == "ours"
     assert saved["meta"]["wall_seconds"] >= 0 and saved["meta"]["versions"]["scikit-learn"]
-    assert len((folder / "test.predictions.jsonl").read_text().splitlines()) == 6
-    assert not list(folder.glob("*.tmp")) and not list(folder.glob(".*"))
+    assert len((folder / "predictions.jsonl").read_text().splitlines()) == 6
+    assert not list(folder.parent.glob("*.tmp")) and not list(folder.parent.glob(".*"))
+
+
+def test_a_test_file_run_is_recorded_as_such_and_never_replaces_the_split_run(tmp_path):
+    data = scalr_dir(tmp_path)
+    assert run("eval", "scalr", "--method", "tfidf", "--data-dir", str(data)).exit_code == 0
+    result = run("eval", "scalr", "--method", "tfidf", "--test-file", str(data / "scalr" / "test.jsonl"))
+    assert result.exit_code == 0, result.output
+    runs = sorted(p.parent.name for p in (tmp_path / "results" / "scalr" / "tfidf").glob("*/results.json"))
+    assert runs[1] == "test" and runs[0].startswith("file-test-")
+    saved = json.loads((tmp_path / "results" / "scalr" / "tfidf" / runs[0] / "results.json").read_text())
+    assert saved["variant"]["split"] is None and saved["variant"]["test_file"] == "test.jsonl"
+
+
+def test_eval_refuses_to_replace_a_scored_run_and_checks_writability_first(tmp_path):
+    data = scalr_dir(tmp_path)
+    preds = tmp_path / "tfidf.jsonl"
+    preds.write_text("".join(json.dumps({"id": str(i), "raw": "A"}) + "\n" for i in range(6)))
+    assert run("score", "scalr", str(preds), "--data-dir", str(data)).exit_code == 0
+    result = run("eval", "scalr", "--method", "tfidf", "--data-dir", str(data))
+    assert result.exit_code == 2 and "already holds a scored run" in result.output
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = run("train", "scalr", "--method", "majority", "--data-dir", str(data), "--models-dir", str(locked / "m"))
+        if os.geteuid() != 0:  # root may write anywhere
+            assert result.exit_code == 2 and "not writable" in result.output
+    finally:
+        locked.chmod(0o700)
 
 
 def test_majority_needs_training_or_cv(tmp_path):
@@ -119,25 +161,25 @@ def test_options_that_do_not_apply_are_errors(tmp_path):
     result = run("eval", "scalr", "--tasks", "x", "--data-dir", str(data))
     assert result.exit_code == 2 and "scalr takes no --tasks option" in result.output
     result = run("eval", "scalr", "--segmenter", "rule", "--data-dir", str(data))
-    assert result.exit_code == 2 and "--segmenter is for `baselines eval rr` only" in result.output
+    assert result.exit_code == 2 and "--segmenter applies to tasks scored end to end from raw text (rr), not scalr" \
+        in result.output
     assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
     result = run("eval", "scalr", "--method", "majority", "--set", "x=1", "--data-dir", str(data))
     assert result.exit_code == 2 and "holds a saved model" in result.output
-    result = run("eval", "scalr", "--method", "tfidf", "--name", "majority", "--data-dir", str(data))
-    assert result.exit_code == 2 and "holds a MajorityChooser model" in result.output
     result = run("eval", "scalr", "--method", "random", "--missing", "bogus", "--name", "r2", "--data-dir", str(data))
-    assert result.exit_code == 2 and not (tmp_path / "models" / "scalr" / "r2").exists()
+    assert result.exit_code == 2 and not (tmp_path / "results" / "scalr" / "r2").exists()
 
 
 def test_retraining_keeps_cross_validated_results_and_names_keep_dots(tmp_path):
     data = scalr_dir(tmp_path)
     assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
     assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
-    assert (tmp_path / "models" / "scalr" / "majority" / "test.cv3.results.json").is_file()
+    saved = json.loads((tmp_path / "results" / "scalr" / "majority" / "test-cv3" / "results.json").read_text())
+    assert saved["variant"]["cv"] == 3 and saved["variant"]["seed"] == 0
     preds = tmp_path / "gpt-4.5.jsonl"
     preds.write_text("".join(json.dumps({"id": str(i), "raw": "A"}) + "\n" for i in range(6)))
     assert run("score", "scalr", str(preds), "--data-dir", str(data)).exit_code == 0
-    assert (tmp_path / "models" / "scalr" / "gpt-4.5" / "test.results.json").is_file()
+    assert (tmp_path / "results" / "scalr" / "gpt-4.5" / "test" / "results.json").is_file()
 
 
 def test_the_encoder_a_saved_model_was_trained_with_is_not_an_override(tmp_path, monkeypatch):

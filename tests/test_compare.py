@@ -10,11 +10,12 @@ from typer.testing import CliRunner
 
 from baselines.cli import app
 from baselines.compare import compare
-from baselines.errors import BaselinesError, DataError
+from baselines.errors import BaselinesError
 from baselines.evaluate import score
-from baselines.plots import breakdowns, to_markdown, write_report
+from baselines.render import breakdowns, to_markdown, write_files
 from baselines.records import Reference
-from baselines.run import models_root, write_outputs
+from baselines.paths import results_root
+from baselines.results_store import Variant, references_digest, write_run
 from baselines.tasks import get_task
 
 LABELS = ("0", "1", "2", "3", "4")
@@ -34,10 +35,13 @@ def write_system(task_name: str, name: str, refs: list[Reference], right: set[in
             continue
         wrong = next(label for label in ref.labels if label not in ref.gold)
         predictions.append({"id": ref.id, "prediction": ref.gold[0] if k in right else wrong})
-    result, samples = score(task, predictions, refs, method=name, split=task.eval_split, missing=missing)
+    result, samples = score(task, predictions, refs, system=name, split=task.eval_split, missing=missing)
     result.meta = {"method": "external" if external else name, "command": f"make {name}"}
-    folder = models_root() / task_name / name
-    write_outputs(folder, task.eval_split, result, samples, None)
+    result.kind = "llm" if external else "ours"
+    variant = Variant(split=task.eval_split, references=references_digest(refs))
+    result.variant = variant.to_dict()
+    folder = results_root() / task_name / name / variant.slug()
+    write_run(folder, result.to_dict(), samples, None)
     return folder
 
 
@@ -94,8 +98,8 @@ def test_disjoint_systems_are_not_compared():
     other = [Reference(id=f"x{i}", gold=("0",), labels=LABELS) for i in range(5)]
     write_system("scalr", "b", other, {0}, external=True)
     report = compare("scalr")
-    assert "b" not in report.paired
-    assert any("no ids in common" in note for note in report.notes)
+    assert "b" not in report.paired and [s.name for s in report.systems] == ["a"]
+    assert any("left out b: scored on other references" in note for note in report.notes)
 
 
 def test_caselawqa_breakdowns_and_charts(tmp_path):
@@ -106,7 +110,7 @@ def test_caselawqa_breakdowns_and_charts(tmp_path):
     report = compare("caselawqa", replicates=100)
     # mean over tasks: linear 5/10 on each task; llm 9/10, 9/10, 10/10
     assert report.paired["llm"].difference == pytest.approx((0.9 + 0.9 + 1.0) / 3 - 0.5)
-    written = write_report(report, tmp_path / "out")
+    written = write_files(report, tmp_path / "out")
     names = sorted(path.name for path in written)
     assert names == ["caselawqa.csv", "caselawqa.md", "caselawqa.png", "caselawqa_per_court.csv",
                      "caselawqa_per_task.csv", "caselawqa_scatter.png"]
@@ -137,7 +141,7 @@ def test_cli_compare_writes_files_and_markdown(tmp_path):
     out = tmp_path / "report"
     result = CliRunner().invoke(app, ["compare", "scalr", "--against", "tfidf", "--out", str(out), "--markdown-only"])
     assert result.exit_code == 0, result.output
-    assert "| 1 | gpt | external | 75.0" in result.stdout
+    assert "| 1 | gpt | llm | 75.0" in result.stdout
     assert "`make gpt`" in result.stdout
     assert sorted(p.name for p in out.iterdir()) == ["scalr.csv", "scalr.md", "scalr.png"]
 
@@ -145,11 +149,11 @@ def test_cli_compare_writes_files_and_markdown(tmp_path):
 def test_unknown_results_schema_exits_2_without_outputs(tmp_path):
     refs = scalr_refs(5)
     folder = write_system("scalr", "old", refs, {0})
-    results = folder / "test.results.json"
+    results = folder / "results.json"
     data = json.loads(results.read_text())
     del data["main_metric"]
     results.write_text(json.dumps(data))
-    with pytest.raises(DataError, match="unknown results schema"):
+    with pytest.raises(BaselinesError, match="unknown results schema"):
         compare("scalr")
     out = tmp_path / "report"
     result = CliRunner().invoke(app, ["compare", "scalr", "--out", str(out)])
@@ -158,24 +162,48 @@ def test_unknown_results_schema_exits_2_without_outputs(tmp_path):
     assert not out.exists()
 
 
+def test_one_unreadable_run_is_named_and_the_others_are_shown(tmp_path):
+    refs = scalr_refs(5)
+    write_system("scalr", "good", refs, {0, 1})
+    (write_system("scalr", "broken", refs, {0}) / "results.json").write_text("{not json")
+    report = compare("scalr")
+    assert [s.name for s in report.systems] == ["good"]
+    assert any("broken" in note and "invalid JSON" in note for note in report.notes)
+
+
+def test_runs_on_other_references_or_a_test_file_are_not_ranked_with_the_split():
+    refs = scalr_refs(10)
+    write_system("scalr", "tfidf", refs, set(range(4)))
+    write_system("scalr", "subset", refs[:6], set(range(6)))  # scored on other references
+    task = get_task("scalr")
+    result, samples = score(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs, system="own")
+    variant = Variant(split=None, references=references_digest(refs), test_file="train.jsonl")
+    result.variant, result.meta = variant.to_dict(), {"method": "own"}
+    write_run(results_root() / "scalr" / "own" / variant.slug(), result.to_dict(), samples, None)
+    report = compare("scalr", against="tfidf")
+    assert [s.name for s in report.systems] == ["tfidf"]
+    assert any("left out subset" in note and "other references" in note for note in report.notes)
+    assert [s.name for s in compare("scalr", test_file="train.jsonl").systems] == ["own"]
+
+
 def test_missing_or_stale_samples_are_errors():
     refs = scalr_refs(5)
     folder = write_system("scalr", "a", refs, {0, 1})
-    samples = folder / "test.samples.jsonl"
+    samples = folder / "samples.jsonl"
     lines = samples.read_text().splitlines()
     samples.write_text("\n".join(lines[:-1]) + "\n")
-    with pytest.raises(DataError, match="stale"):
+    with pytest.raises(BaselinesError, match="stale"):
         compare("scalr")
     samples.write_text("\n".join(lines).replace('"correct": true', '"correct": false') + "\n")
-    with pytest.raises(DataError, match="different runs"):
+    with pytest.raises(BaselinesError, match="different runs"):
         compare("scalr")
     os.remove(samples)
-    with pytest.raises(DataError, match="no per-item file"):
+    with pytest.raises(BaselinesError, match="no per-item file"):
         compare("scalr")
 
 
 def test_no_results_and_unknown_reference_are_errors():
-    with pytest.raises(BaselinesError, match="no 'test' results"):
+    with pytest.raises(BaselinesError, match="no results for scalr on split 'test'"):
         compare("scalr")
     write_system("scalr", "a", scalr_refs(5), {0})
     with pytest.raises(BaselinesError, match="unknown system"):
@@ -187,9 +215,20 @@ def test_cross_validated_runs_are_listed_with_their_folds():
     write_system("scalr", "tfidf", refs, set(range(4)))
     task = get_task("scalr")
     predictions = [{"id": ref.id, "prediction": ref.gold[0]} for ref in refs]
-    result, samples = score(task, predictions, refs, method="tfidf", split="test.cv5")
+    result, samples = score(task, predictions, refs, system="tfidf", split="test-cv5")
     result.meta = {"method": "tfidf", "command": "cv"}
-    write_outputs(models_root() / "scalr" / "tfidf", "test.cv5", result, samples, None)
+    variant = Variant(split="test", references=references_digest(refs), cv=5, seed=0)
+    result.variant = variant.to_dict()
+    write_run(results_root() / "scalr" / "tfidf" / variant.slug(), result.to_dict(), samples, None)
     report = compare("scalr", against="tfidf")
     assert [s.name for s in report.systems] == ["tfidf (cv5)", "tfidf"]
     assert report.paired["tfidf (cv5)"].difference == pytest.approx(0.6)
+
+
+def test_systems_option_keeps_the_named_systems_only():
+    refs = scalr_refs(10)
+    for name, right in (("a", {0, 1}), ("b", {0}), ("c", set())):
+        write_system("scalr", name, refs, right)
+    assert [s.name for s in compare("scalr", only=["a", "c"]).systems] == ["a", "c"]
+    with pytest.raises(BaselinesError, match="unknown system \\(--systems\\) 'z'"):
+        compare("scalr", only=["z"])

@@ -60,3 +60,18 @@ def test_multi_label_gold_accepts_any_answer():
     assert result.metrics["accuracy"] == 0.5
     assert result.per_group["t"]["n"] == 2
     assert result.per_supergroup["sc"]["tasks"] == 1
+
+
+def test_one_document_gets_no_interval():
+    from baselines.records import Reference
+    from baselines.tasks import get_task
+
+    labels = ("A", "B")
+    refs = [Reference(id=f"d/{k}", gold=(labels[k % 2],), labels=labels, group="d", unit="d") for k in range(6)]
+    rows = [{"id": ref.id, "prediction": "A"} for ref in refs]
+    result, _ = score(get_task("rr"), rows, refs)
+    assert result.interval == (None, None) and result.metrics["accuracy"] == 0.5
+    two = [Reference(id=r.id, gold=r.gold, labels=labels, group=f"d{k % 2}", unit=f"d{k % 2}")
+           for k, r in enumerate(refs)]
+    low, high = score(get_task("rr"), rows, two)[0].interval
+    assert low is not None and low <= high

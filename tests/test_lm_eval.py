@@ -13,7 +13,8 @@ from baselines.evaluate import score
 from baselines.lm_eval import rows_from_lm_eval
 from baselines.predictions import load_predictions
 from baselines.records import Reference
-from baselines.run import models_root
+from baselines.paths import results_root
+from conftest import run_results
 from baselines.tasks import get_task
 
 QUESTIONS = [  # LegalBench SCALR rows as the harness's `doc`: index, question, choice_0..4, answer
@@ -124,7 +125,7 @@ def test_cli_scores_an_lm_eval_log(tmp_path, scalr_file):
     result = CliRunner().invoke(app, ["score", "scalr", str(log), "--format", "lm-eval", "--name", "llm",
                                       "--test-file", str(scalr_file)])
     assert result.exit_code == 0, result.output
-    saved = json.loads((models_root() / "scalr" / "llm" / "test.results.json").read_text())
+    saved = run_results("scalr", "llm")
     assert saved["metrics"]["accuracy"] == 0.5
     assert saved["coverage"] == 0.75
     assert saved["meta"]["method"] == "external"
@@ -136,7 +137,7 @@ def test_cli_scores_a_multiple_choice_log(tmp_path, scalr_file):
     log = write_jsonl(tmp_path / "samples_scalr_mc.jsonl", rows)
     result = CliRunner().invoke(app, ["score", "scalr", str(log), "--name", "mc", "--test-file", str(scalr_file)])
     assert result.exit_code == 0, result.output
-    saved = json.loads((models_root() / "scalr" / "mc" / "test.results.json").read_text())
+    saved = run_results("scalr", "mc")
     assert saved["metrics"]["accuracy"] == 1.0
 
 
@@ -154,7 +155,7 @@ def test_bad_input_exits_2_without_results(tmp_path, scalr_file, case):
                                       *extra])
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ")
-    assert not (models_root() / "scalr" / "bad").exists()
+    assert not (results_root() / "scalr" / "bad").exists()
 
 
 def test_choices_scored_as_label_text_map_by_text():

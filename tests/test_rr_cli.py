@@ -50,6 +50,17 @@ def test_predict_bad_input_exits_2(tmp_path):
     result = runner.invoke(app, ["predict", "rr", str(empty), "--method", "majority", "--segmenter", "rule"])
     assert result.exit_code == 2 and "empty" in result.output
     result = runner.invoke(app, ["predict", "scalr", str(empty)])
-    assert result.exit_code == 2
+    assert result.exit_code == 2 and "does not label raw text; `baselines predict` works for: rr" in result.output
     result = runner.invoke(app, ["eval", "segmenter", "--data-dir", str(tmp_path / "nowhere")])
     assert result.exit_code == 2
+
+
+def test_eval_on_a_test_file_takes_the_label_set_from_the_model(tmp_path):
+    assert runner.invoke(app, ["train", "rr", "--method", "majority", "--train-file",
+                               str(train_file(tmp_path))]).exit_code == 0
+    narrow = tmp_path / "narrow.jsonl"  # its own labels lack ANALYSIS, the majority answer of the model
+    narrow.write_text(json.dumps({"id": "x", "sentences": SENTENCES[:2], "labels": LABELS[:2]}) + "\n")
+    result = runner.invoke(app, ["eval", "rr", "--method", "majority", "--test-file", str(narrow)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads(next((tmp_path / "results" / "rr" / "majority").glob("*/results.json")).read_text())
+    assert saved["coverage"] == 1.0

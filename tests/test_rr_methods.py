@@ -8,8 +8,8 @@ import torch
 from baselines.data.rr import Document, Sentence
 from baselines.errors import BaselinesError, DataError
 from baselines.methods.base import Method
-from baselines.methods.rr_common import sentence_features
-from baselines.methods.rr_crf import BiLstmCrf, Ensemble, batches, crf_marginals
+from baselines.methods.rr_features import sentence_features
+from baselines.methods.rr_network import BiLstmCrf, Ensemble, batches, crf_marginals
 from baselines.methods.rr_simple import RRMajority, RRTfidfLogreg
 from baselines.rr_pipeline import document_from_text, project, resegment
 

@@ -53,7 +53,7 @@ def test_floors_follow_the_estimator_contract(tmp_path):
     items = load_scalr(None, path=write_tsv(tmp_path / "t.tsv", [
         f"{i}\tq{i}\ta\tb\tc\td\te\t{i % 2}" for i in range(5)]))
     majority = MajorityChooser().fit(items)
-    assert majority.answer_ == "0"
+    assert majority.answer() == "0"
     majority.save(tmp_path / "m")
     reloaded = MajorityChooser.load(tmp_path / "m")
     assert reloaded.predict(items) == majority.predict(items)

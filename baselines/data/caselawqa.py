@@ -13,7 +13,9 @@ from pathlib import Path
 
 from ..errors import BaselinesError, DataError
 from ..io import read_json, read_jsonl
+from ..paths import MissingData
 from ..records import ChoiceItem, letter_labels
+from .caselawqa_checks import check_answer, check_tasks, court_of, parquet_folders  # noqa: F401  (re-exported)
 
 SPLITS = ("train", "val", "test")
 EIGHTK_CONFIGS = ("sc", "songer", "1k")
@@ -25,6 +27,8 @@ def load_caselawqa(data_dir: Path | None, split: str = "test", path: Path | None
     from . import caselawqa_parquet as pq
 
     root = Path(path) if path else Path(data_dir) / "caselawqa"
+    if path is None and not root.exists():
+        raise MissingData(f"{root}: CaselawQA folder not found", data_dir)
     if root.is_file() and root.suffix == ".parquet":
         items = pq.load_parquet_file(root, split, tasks)
     else:
@@ -57,38 +61,12 @@ def detect_layout(root: Path) -> tuple[str, Path]:
                     "opinions.jsonl.gz, or lawma-tasks / caselawqa-8k parquet folders", root)
 
 
-def parquet_folders(root: Path) -> dict[str, Path]:
-    """Folder name -> folder of every folder under `root` holding parquet files (task or config folders)."""
-    return {p.parent.name: p.parent for p in sorted(root.rglob("*.parquet"))}
 
 
-def check_tasks(wanted: list[str] | None, known, where) -> list[str]:
-    """The requested task names (all when none), or an error listing the valid ones."""
-    known = sorted(known)
-    if not wanted:
-        return known
-    unknown = [name for name in wanted if name not in known]
-    if unknown:
-        raise BaselinesError(f"{where}: unknown CaselawQA task(s) {', '.join(unknown)}; valid: {', '.join(known)}")
-    return list(dict.fromkeys(wanted))
 
 
-def check_answer(answer, n_choices: int, where, example_id: str) -> list[int]:
-    """Answer indexes as a list of ints within the choices, or a DataError naming the example."""
-    if isinstance(answer, (int,)) and not isinstance(answer, bool):
-        answer = [answer]
-    try:
-        indexes = [int(a) for a in answer]
-    except (TypeError, ValueError):
-        raise DataError(f"example {example_id}: answer {answer!r} is not a list of choice indexes", where) from None
-    bad = [a for a in indexes if not 0 <= a < n_choices]
-    if bad:
-        raise DataError(f"example {example_id}: answer index {bad[0]} is outside the {n_choices} choices", where)
-    return indexes
 
 
-def court_of(task: str) -> str:
-    return "songer" if task.startswith("songer") else "sc"
 
 
 def _first(folder: Path, stem: str) -> Path:
@@ -107,7 +85,7 @@ def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[C
     examples_path = _first(folder, "examples")
     rows = [(line, row) for line, row in read_jsonl(examples_path)
             if row.get("split") == split and row.get("task") in chosen]
-    texts = _opinions(_first(folder, "opinions"), {str(row.get("case_id")) for _, row in rows})
+    texts, cap_ids = _opinions(_first(folder, "opinions"), {str(row.get("case_id")) for _, row in rows})
     prepared = {name: _task_fields(name, specs[name], folder / "tasks.json") for name in chosen}
     items = []
     for line, row in rows:
@@ -119,7 +97,8 @@ def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[C
         items.append(ChoiceItem(id=f"{task}/{case_id}", question=question, choices=choices, labels=labels,
                                 answer=check_answer(row.get("answer"), len(choices), where, row.get("id")),
                                 group=task, context=texts[case_id], split=split,
-                                meta={"case_id": case_id, "court": meta}))
+                                meta={"case_id": case_id, "court": meta, "cap_case_id": cap_ids[case_id],
+                                      "instruction": specs[task].get("instruction")}))
     return items
 
 
@@ -136,9 +115,10 @@ def _task_fields(name: str, spec: dict, where) -> tuple[str, list[str], list[str
     return question, choices, labels, spec.get("court") or court_of(name)
 
 
-def _opinions(path: Path, needed: set[str]) -> dict[str, str]:
-    """case_id -> opinion text for the needed cases (each text one shared string)."""
-    texts = {}
+def _opinions(path: Path, needed: set[str]) -> tuple[dict[str, str], dict[str, str | None]]:
+    """case_id -> opinion text (each text one shared string) and case_id -> Caselaw Access Project id
+    (null where unknown) for the needed cases."""
+    texts, cap_ids = {}, {}
     for line, row in read_jsonl(path):
         case_id = str(row.get("case_id"))
         if case_id in needed:
@@ -146,4 +126,6 @@ def _opinions(path: Path, needed: set[str]) -> dict[str, str]:
             if not isinstance(text, str) or not text.strip():
                 raise DataError(f"case {case_id}: opinion text is missing or empty", path, line)
             texts[case_id] = text
-    return texts
+            cap = row.get("cap_case_id")
+            cap_ids[case_id] = None if cap is None else str(cap)
+    return texts, cap_ids

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..errors import BaselinesError, DataError
 from ..records import ChoiceItem, letter_labels
-from .caselawqa import check_answer, check_tasks, court_of, parquet_folders
+from .caselawqa_checks import check_answer, check_tasks, court_of, parquet_folders
 
 COLUMNS = ("opinion", "instruction", "question", "choices", "answer")
 ID_COLUMNS = ("case_id", "id", "caseId")
@@ -103,7 +103,9 @@ class _Reader:
         self.items.append(ChoiceItem(
             id=item_id, question=question, choices=choices, labels=labels,
             answer=check_answer(row["answer"], len(choices), where, item_id), group=task, context=opinion,
-            split=self.split, meta={"case_id": case_id, "court": court_of(task)}))
+            split=self.split, meta={"case_id": case_id, "court": court_of(task),
+                                    "instruction": self.shared.setdefault(("instruction", row["instruction"]),
+                                                                          row["instruction"])}))
 
     def _unique(self, item_id: str) -> str:
         base, k = item_id, 1

@@ -2,14 +2,20 @@
 from __future__ import annotations
 
 import csv
+import logging
+from io import StringIO
 from pathlib import Path
 
 from ..errors import DataError
-from ..io import open_text, read_jsonl
+from ..io import read_jsonl, read_text
+from ..paths import MissingData
 from ..records import ChoiceItem
+
+logger = logging.getLogger(__name__)
 
 FIELDS = ("index", "question", "choice_0", "choice_1", "choice_2", "choice_3", "choice_4", "answer")
 LABELS = ["0", "1", "2", "3", "4"]
+SHOWN_IDS = 5  # ids named in a warning before "..."
 
 
 def scalr_file(data_dir: Path, split: str) -> Path:
@@ -19,12 +25,25 @@ def scalr_file(data_dir: Path, split: str) -> Path:
         candidate = folder / f"{split}{suffix}"
         if candidate.is_file():
             return candidate
-    raise DataError(f"no SCALR split {split!r}: expected {folder}/{split}.jsonl or {split}.tsv "
-                    "(get it with `baselines data download scalr`)")
+    raise MissingData(f"no SCALR split {split!r}: expected {folder}/{split}.jsonl or {split}.tsv", data_dir)
 
 
-def load_scalr(data_dir: Path | None, split: str = "test", path: Path | None = None, **options) -> list[ChoiceItem]:
-    """SCALR questions from `path`, or from the split's file under data_dir."""
+class Questions(list):
+    """SCALR items with loader notes: `notes` (one line per kind of suspicious item, with a count and the
+    first ids) and `flagged` (kind -> ids of the items concerned: empty_question, duplicate_choices)."""
+
+    notes: list[str]
+    flagged: dict[str, list[str]]
+
+    def __init__(self, items=(), flagged=None):
+        super().__init__(items)
+        self.flagged = {kind: list(ids) for kind, ids in (flagged or {}).items() if ids}
+        self.notes = [flag_note(kind, ids, len(self)) for kind, ids in self.flagged.items()]
+
+
+def load_scalr(data_dir: Path | None, split: str = "test", path: Path | None = None, **options) -> Questions:
+    """SCALR questions from `path`, or from the split's file under data_dir; suspicious items are warned
+    about once and recorded in the result's `notes` and `flagged`."""
     if options:
         raise DataError(f"scalr takes no {', '.join('--' + name for name in sorted(options))} option")
     path = Path(path) if path else scalr_file(data_dir, split)
@@ -38,19 +57,38 @@ def load_scalr(data_dir: Path | None, split: str = "test", path: Path | None = N
         items.append(item)
     if not items:
         raise DataError("no questions in file", path)
-    return items
+    questions = Questions(items, flag_items(items))
+    if questions.notes:
+        logger.warning(f"{path}: {'; '.join(questions.notes)}")
+    return questions
+
+
+def flag_items(items: list[ChoiceItem]) -> dict[str, list[str]]:
+    """Ids of items with an empty question, and of items with two choices of the same text (whitespace
+    and case ignored): they are scored as given, but the figures should say how many there were."""
+    def plain(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    return {"empty_question": [item.id for item in items if not item.question.strip()],
+            "duplicate_choices": [item.id for item in items
+                                  if len({plain(choice) for choice in item.choices}) < len(item.choices)]}
+
+
+def flag_note(kind: str, ids: list[str], total: int) -> str:
+    """One line: how many items have this problem, and the first few of their ids."""
+    what = {"empty_question": "an empty question", "duplicate_choices": "duplicate choices"}.get(kind, kind)
+    shown = ", ".join(ids[:SHOWN_IDS]) + (", ..." if len(ids) > SHOWN_IDS else "")
+    return f"{len(ids)} of {total} questions have {what} (scored as given): index {shown}"
 
 
 def _tsv_rows(path: Path):
+    text = read_text(path)  # bad bytes: a DataError naming the line and the byte within it
+    reader = csv.DictReader(StringIO(text), delimiter="\t", quoting=csv.QUOTE_MINIMAL)
     try:
-        with open_text(path) as handle:
-            reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_MINIMAL)
-            for row in reader:
-                yield reader.line_num, row
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text ({exc.reason})", path) from None
+        for row in reader:
+            yield reader.line_num, row
     except csv.Error as exc:
-        raise DataError(f"malformed TSV ({exc})", path) from None
+        raise DataError(f"malformed TSV ({exc})", path, reader.line_num) from None
 
 
 def _item(row: dict, path: Path, line: int, split: str) -> ChoiceItem:

@@ -1,42 +1,115 @@
-"""The method registry: task -> method name -> 'module:Class', imported only when used."""
+"""The method registry, the one place where a method's task, name and old names are written.
+
+Each entry names its class as 'module:Class', imported only when used; a registered class takes its
+`task` and `name` from here (baselines.methods.base.Method). Method names are kebab-case; an alias is
+an earlier spelling that stays accepted wherever a method name is, saved model folders included.
+"""
 from __future__ import annotations
 
-import importlib
+from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import unknown_name
 from ..tasks import get_task
 
-METHODS: dict[str, dict[str, str]] = {
-    "scalr": {
-        "tfidf": "baselines.methods.scalr_similarity:TfidfChooser",
-        "embed": "baselines.methods.scalr_similarity:EmbedChooser",
-        "random": "baselines.methods.floors:RandomChooser",
-        "majority": "baselines.methods.floors:MajorityChooser",
-        "learned": "baselines.methods.scalr_learned:LearnedChooser",
-    },
-    "caselawqa": {
-        "majority": "baselines.methods.caselawqa_majority:CaselawMajority",
-        "linear": "baselines.methods.caselawqa_linear:CaselawLinear",
-        "embed-linear": "baselines.methods.caselawqa_embed:CaselawEmbedLinear",
-    },
-    "rr": {
-        "bilstm_crf": "baselines.methods.rr_bilstm_crf:BiLstmCrfTagger",
-        "tfidf_logreg": "baselines.methods.rr_simple:RRTfidfLogreg",
-        "majority": "baselines.methods.rr_simple:RRMajority",
-    },
-}
+
+@dataclass(frozen=True)
+class Registered:
+    """One method of one task: its name, its class ('module:Class') and its earlier names."""
+
+    task: str
+    name: str
+    target: str
+    aliases: tuple[str, ...] = ()
+
+    def spellings(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+REGISTRY: tuple[Registered, ...] = (
+    Registered("scalr", "tfidf", "baselines.methods.scalr_similarity:TfidfChooser"),
+    Registered("scalr", "embed", "baselines.methods.scalr_similarity:EmbedChooser"),
+    Registered("scalr", "random", "baselines.methods.floors:RandomChooser"),
+    Registered("scalr", "majority", "baselines.methods.floors:MajorityChooser"),
+    Registered("scalr", "learned", "baselines.methods.scalr_learned:LearnedChooser"),
+    Registered("caselawqa", "majority", "baselines.methods.caselawqa_majority:CaselawMajority"),
+    Registered("caselawqa", "linear", "baselines.methods.caselawqa_linear:CaselawLinear"),
+    Registered("caselawqa", "embed-linear", "baselines.methods.caselawqa_embed:CaselawEmbedLinear"),
+    Registered("rr", "bilstm-crf", "baselines.methods.rr_bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
+    Registered("rr", "tfidf-logreg", "baselines.methods.rr_simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
+    Registered("rr", "majority", "baselines.methods.rr_simple:RRMajority"),
+    Registered("segmenter", "rule", "baselines.methods.segmenters:RuleSegmenterMethod"),
+    Registered("segmenter", "trained", "baselines.methods.segmenters:TrainedSegmenterMethod"),
+)
+
+METHODS: dict[str, dict[str, str]] = {}  # task -> method name -> 'module:Class'
+for _entry in REGISTRY:
+    METHODS.setdefault(_entry.task, {})[_entry.name] = _entry.target
+
+
+def registered(task: str, name: str) -> Registered:
+    """The entry of method `name` (or one of its aliases) of `task`; an unknown name suggests the closest."""
+    get_task(task)
+    entries = [entry for entry in REGISTRY if entry.task == task]
+    for entry in entries:
+        if name in entry.spellings():
+            return entry
+    raise unknown_name(f"method for task {task!r}", name, [entry.name for entry in entries])
+
+
+def registration(klass: type) -> Registered | None:
+    """The entry whose target is `klass`, or None for a class that is not registered."""
+    target = f"{klass.__module__}:{klass.__qualname__}"
+    return next((entry for entry in REGISTRY if entry.target == target), None)
 
 
 def method_names(task: str) -> list[str]:
+    """The method names of a task (without aliases), sorted."""
     get_task(task)
-    return sorted(METHODS.get(task, {}))
+    return sorted(entry.name for entry in REGISTRY if entry.task == task)
+
+
+def method_aliases(task: str, name: str) -> tuple[str, ...]:
+    """The earlier names that `name` also answers to."""
+    return registered(task, name).aliases
+
+
+def canonical_name(task: str, name: str) -> str:
+    """The method name that `name` (itself or an alias) stands for."""
+    return registered(task, name).name
 
 
 def method_class(task: str, name: str):
-    """The class registered as `name` for `task`; an unknown name lists the valid ones."""
-    get_task(task)
-    registry = METHODS.get(task, {})
-    if name not in registry:
-        raise unknown_name(f"method for task {task!r}", name, registry)
-    module, attr = registry[name].split(":")
-    return getattr(importlib.import_module(module), attr)
+    """The class registered as `name` (or an alias of it) for `task`, imported now."""
+    from ..lazy import import_object
+
+    return import_object(registered(task, name).target)
+
+
+def model_folder(root: Path, task: str, system: str) -> Path:
+    """root/<task>/<system>, or where that system was saved under another spelling of its method.
+
+    A folder named after a method name or alias, alone or as a prefix ('bilstm_crf', 'bilstm_crf-mpnet'),
+    is found under either spelling: asking for 'bilstm-crf' finds models/rr/bilstm_crf/ and the reverse.
+    The asked-for folder wins when it exists; when none exists, it is the one returned.
+    """
+    wanted = Path(root) / task / system
+    if wanted.exists():
+        return wanted
+    for other in other_spellings(task, system):
+        if (Path(root) / task / other).exists():
+            return Path(root) / task / other
+    return wanted
+
+
+def other_spellings(task: str, system: str) -> list[str]:
+    """`system` with its leading method name or alias replaced by each other spelling of that method."""
+    out = []
+    for entry in REGISTRY:
+        if entry.task != task:
+            continue
+        for spelling in entry.spellings():
+            if system == spelling or system.startswith(spelling + "-"):
+                rest = system[len(spelling):]
+                out += [other + rest for other in entry.spellings() if other != spelling]
+    return out

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from pathlib import Path
 from typing import ClassVar
 
 from ..errors import BaselinesError
 from ..io import atomic_path, read_json, write_json
 from ..versions import library_versions
+from . import registration
 
 
 class Method:
@@ -16,12 +16,19 @@ class Method:
 
     Subclasses are dataclasses and implement `fit(train, val=None) -> self`, `predict(records)`
     (a list of {"id", "prediction", ...} rows) and, when fitted state exists, `save_state(folder)` /
-    `load_state(folder)` writing plain files (joblib, torch state_dict, JSON).
+    `load_state(folder)` writing plain files (joblib, torch state_dict, JSON). A registered class
+    takes `task` and `name` from its entry in the registry (baselines/methods/__init__.py).
     """
 
     task: ClassVar[str] = ""
     name: ClassVar[str] = ""
     needs_fit: ClassVar[bool] = True  # False: predicts without training (similarity choosers)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        entry = registration(cls)
+        if entry is not None:
+            cls.task, cls.name = entry.task, entry.name
 
     def get_params(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -50,7 +57,6 @@ class Method:
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
             self.save_state(tmp)
-            _keep_cross_validated_outputs(folder, tmp)
         return folder
 
     @classmethod
@@ -61,17 +67,24 @@ class Method:
         if not config_path.is_file():
             raise BaselinesError(f"{folder} is not a model folder (no config.json); train one first")
         config = read_json(config_path)
-        module, qualname = config["class"].split(":")
-        klass = getattr(importlib.import_module(module), qualname)
-        method = klass(**config["params"])
+        method = saved_class(config.get("class", ""), config_path)(**config["params"])
         method.load_state(folder)
         return method
 
 
-def _keep_cross_validated_outputs(old: Path, new: Path) -> None:
-    """Carry <split>.cvK.* files over to a retrained model's folder: they do not depend on the saved model."""
-    import shutil
+def saved_class(target: str, where: Path) -> type:
+    """The method class that a config.json names as 'module:Class'."""
+    from ..lazy import import_object
 
-    if old.is_dir():
-        for path in old.glob("*.cv[0-9]*.*"):
-            shutil.copy2(path, new / path.name)
+    try:
+        klass = import_object(target)
+    except (ValueError, ImportError, AttributeError):
+        raise BaselinesError(f"{where}: names the class {target!r}, which this version does not have") from None
+    if not (isinstance(klass, type) and issubclass(klass, Method)):
+        raise BaselinesError(f"{where}: {target!r} is not a method class")
+    return klass
+
+
+def params_of(config_class: type, method) -> object:
+    """A `config_class` dataclass filled from the same-named parameters of `method`."""
+    return config_class(**{f.name: getattr(method, f.name) for f in dataclasses.fields(config_class)})

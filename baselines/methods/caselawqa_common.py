@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 
 from ..records import ChoiceItem
+from .majority import most_frequent
 
 
 def by_task(records: list, key=lambda item: item.group) -> dict[str, list]:
@@ -44,16 +45,9 @@ def unique_opinions(records: list[ChoiceItem]) -> tuple[list[str], list[str], li
     return list(position), texts, rows
 
 
-def answer_counts(items: list[ChoiceItem]) -> Counter:
-    """How often each choice index is a gold answer (every answer of multi-label items counts)."""
-    return Counter(a for item in items for a in item.answer)
-
-
 def majority_choice(counts: Counter, n_choices: int) -> int:
-    """The most frequent answer (ties: the smaller index); choice 0 when there are no answers."""
-    if not counts:
-        return 0
-    return min(counts, key=lambda c: (-counts[c], c)) if n_choices else 0
+    """The most frequent answer (ties: the smaller index, as every majority floor); choice 0 without answers."""
+    return most_frequent(counts) if counts and n_choices else 0
 
 
 def frequency_scores(counts: Counter, n_choices: int) -> list[float]:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import BaselinesError
 from ..records import ChoiceItem
+from .blocks import apply_flat
 from .caselawqa_common import unique_opinions
 from .caselawqa_linear import PerTaskHeads, fit_heads, heads_summary, predict_heads
 
@@ -33,33 +34,32 @@ def pooled_embeddings(texts: list[str], method) -> np.ndarray:
     from ..encoders import EncodingCache
 
     cache = EncodingCache(method.encoder, method.max_seq_length)
+
+    def encode(chunks: list[str]) -> np.ndarray:
+        return cache.encode(chunks, batch_size=method.batch_size, progress=False)
+
     out = None
     for start in range(0, len(texts), BATCH):
         parts = [opinion_chunks(t, method.chunk_words, method.head_chunks, method.tail_chunks)
                  for t in texts[start:start + BATCH]]
-        flat = [c for head, tail in parts for c in head + tail]
-        vectors = cache.encode(flat, batch_size=method.batch_size, progress=False)
+        blocks = apply_flat(encode, [head + tail for head, tail in parts])  # per opinion (chunks, dim)
+        dim = blocks[0].shape[1]
         if out is None:
-            out = np.zeros((len(texts), 2 * vectors.shape[1]), dtype=np.float32)
-        at = 0
-        for row, (head, tail) in enumerate(parts, start=start):
-            dim = vectors.shape[1]
-            out[row, :dim] = vectors[at:at + len(head)].mean(axis=0)
-            at += len(head)
+            out = np.zeros((len(texts), 2 * dim), dtype=np.float32)
+        for row, ((head, tail), block) in enumerate(zip(parts, blocks), start=start):
+            out[row, :dim] = block[:len(head)].mean(axis=0)
             if tail:
-                out[row, dim:] = vectors[at:at + len(tail)].mean(axis=0)
-                at += len(tail)
+                out[row, dim:] = block[len(head):].mean(axis=0)
     return out if out is not None else np.zeros((0, 0), dtype=np.float32)
 
 
 @dataclass
 class CaselawEmbedLinear(PerTaskHeads):
-    """Pooled MiniLM embeddings of the opening and closing chunks of each opinion -> per-task linear heads."""
+    """Pooled MiniLM embeddings of the opening and closing chunks of each opinion -> per-task linear heads.
 
-    name = "embed-linear"
+    k_features keeps its default 0 (every column): embeddings are signed, and chi2 selection needs non-negative values."""
 
-    k_features: int = 0  # embeddings are signed: no chi2 selection
-    encoder: str | None = None
+    encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder or hub name
     max_seq_length: int = 128
     chunk_words: int = 96
     head_chunks: int = 2
@@ -68,7 +68,7 @@ class CaselawEmbedLinear(PerTaskHeads):
 
     def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
         if not train:
-            raise BaselinesError("embed-linear: no training examples")
+            raise BaselinesError(f"{self.name}: no training examples")
         _, texts, rows = unique_opinions(train)
         X_val = rows_val = None
         if val:

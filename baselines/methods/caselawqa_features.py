@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..encoders import cache_root
+from ..paths import cache_root
 
 CHUNK = 256  # opinions hashed at a time
 
@@ -21,15 +21,18 @@ CHUNK = 256  # opinions hashed at a time
 class TfidfSpec:
     """What the features are: hashed word n-grams of three views of the opinion, each L2-normalised and weighted."""
 
-    ngram_max: int = 2
-    n_features: int = 2 ** 20
-    min_df: int = 2
-    head_chars: int = 4000
-    tail_chars: int = 4000
-    weights: tuple = (1.0, 0.6, 0.6)  # whole, opening, closing
+    ngram_max: int = 2  # word 1..ngram_max-grams
+    n_features: int = 2 ** 20  # hashed columns per view
+    min_df: int = 2  # columns kept: in at least this many training opinions
+    head_chars: int = 4000  # the opening view: the first head_chars characters
+    tail_chars: int = 4000  # the closing view: the last tail_chars characters
+    view_weights: tuple = (1.0, 0.6, 0.6)  # whole, opening, closing
 
     def fingerprint(self) -> str:
-        return hashlib.sha1(json.dumps(asdict(self), sort_keys=True, default=list).encode()).hexdigest()[:12]
+        """A digest of the spec, keying the on-disk cache (the weights keep the key they had from the start)."""
+        described = asdict(self)
+        described["weights"] = described.pop("view_weights")
+        return hashlib.sha1(json.dumps(described, sort_keys=True, default=list).encode()).hexdigest()[:12]
 
 
 def views(text: str, spec: TfidfSpec) -> tuple[str, str, str]:
@@ -89,7 +92,7 @@ class TfidfFeatures:
         counts = counts.multiply(self.idf_).tocsr()
         view_of = np.minimum(self.columns_ // self.spec.n_features, 2)
         out = []
-        for v, weight in enumerate(self.spec.weights):
+        for v, weight in enumerate(self.spec.view_weights):
             block = normalize(counts[:, np.flatnonzero(view_of == v)]) * weight
             out.append(block)
         return sp.hstack(out, format="csr", dtype=np.float32)
@@ -100,7 +103,8 @@ class TfidfFeatures:
     @classmethod
     def from_state(cls, state: dict) -> "TfidfFeatures":
         spec = dict(state["spec"])
-        spec["weights"] = tuple(spec["weights"])
+        earlier = spec.pop("weights", None)  # the field's name in models saved by earlier versions
+        spec["view_weights"] = tuple(spec.get("view_weights", earlier))
         features = cls(TfidfSpec(**spec))
         features.columns_, features.idf_ = state["columns"], state["idf"]
         return features

@@ -17,12 +17,12 @@ from .caselawqa_common import capped_weights, majority_choice
 
 @dataclass
 class HeadConfig:
-    """Hyperparameters shared by all heads of one method."""
+    """Hyperparameters shared by all heads of one method (and parameters of the methods that fit heads)."""
 
     classifier: str = "svm"  # svm (LinearSVC) | logreg (one-vs-rest logistic regression)
-    Cs: tuple = (0.3, 1.0, 3.0, 10.0)
-    class_weights: tuple = (None, "balanced")
-    k_features: int = 30000  # chi2-selected columns per task (0 = all)
+    Cs: tuple = (0.3, 1.0, 3.0, 10.0)  # candidate C values, chosen per task on val
+    class_weights: tuple = (None, "balanced")  # candidate class weightings, chosen per task on val
+    k_features: int = 0  # chi2-selected columns per task (0 = all)
     min_train: int = 20  # fewer training examples -> majority answer
     min_val: int = 30  # fewer val examples -> choose by 3-fold cross-validation on train + val
     cap_val_majority: bool = True  # weight val like Lawma's test sets (majority class at most half)

@@ -1,31 +1,27 @@
 """CaselawQA floor: the most frequent training answer of each task."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import BaselinesError
 from ..records import ChoiceItem
-from .base import Method
-from .caselawqa_common import answer_counts, by_task, frequency_scores, majority_choice, prediction_rows
+from .caselawqa_common import by_task, frequency_scores, majority_choice, prediction_rows
+from .majority import MajorityFloor
 
 
 @dataclass
-class CaselawMajority(Method):
+class CaselawMajority(MajorityFloor):
     """Per task, the most frequent gold answer in train (ties: the first choice); scores are train frequencies."""
 
-    task = "caselawqa"
-    name = "majority"
+    def outcomes(self, train: list[ChoiceItem]) -> dict[str, list]:
+        """Every gold answer counts (multi-label items count each of theirs)."""
+        return {task: [a for item in items for a in item.answer] for task, items in by_task(train).items()}
 
-    def fit(self, train: list[ChoiceItem], val=None):
-        if not train:
-            raise BaselinesError("majority: no training examples")
-        self.counts_ = {task: dict(answer_counts(items)) for task, items in by_task(train).items()}
-        return self
+    def outcome_from_json(self, key: str) -> int:
+        return int(key)
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
         unknown = sorted({item.group for item in records} - set(self.counts_))
@@ -34,15 +30,9 @@ class CaselawMajority(Method):
                                  "train on those tasks first")
         rows = []
         for task, items in by_task(records).items():
-            counts = Counter({int(k): v for k, v in self.counts_[task].items()})
+            counts = Counter(self.counts_[task])
             n = len(items[0].choices)
             scores = np.tile(frequency_scores(counts, n), (len(items), 1))
-            scores[:, majority_choice(counts, n)] += 1.0  # ties broken like majority_choice
+            scores[:, majority_choice(counts, n)] += 1.0  # the answer: ties broken as in MajorityFloor
             rows.extend(prediction_rows(items, scores / scores.sum(axis=1, keepdims=True)))
         return rows
-
-    def save_state(self, folder: Path) -> None:
-        (folder / "state.json").write_text(json.dumps({"counts": self.counts_}, sort_keys=True))
-
-    def load_state(self, folder: Path) -> None:
-        self.counts_ = json.loads((folder / "state.json").read_text())["counts"]

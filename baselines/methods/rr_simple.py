@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +10,8 @@ import numpy as np
 from ..data.rr import Document, model_input
 from ..errors import BaselinesError
 from .base import Method
+from .blocks import split_rows
+from .majority import ALL, MajorityFloor
 from .rr_common import check_predictable, rows_for, training_labels
 
 
@@ -21,39 +22,32 @@ def labelled_sentences(train: list[Document]) -> tuple[list[str], list[str]]:
 
 
 @dataclass
-class RRMajority(Method):
+class RRMajority(MajorityFloor):
     """Every sentence gets the most frequent training label (ties: the first label in sorted order)."""
 
-    task = "rr"
-    name = "majority"
+    def outcomes(self, train: list[Document]) -> dict[str, list]:
+        return {ALL: [s.label for d in train for s in d.sentences if s.label is not None]}
 
     def fit(self, train: list[Document], val=None):
         self.labels_ = training_labels(train, self.name)
-        counts = Counter(s.label for d in train for s in d.sentences if s.label is not None)
-        self.answer_ = min(counts, key=lambda label: (-counts[label], label))
-        self.counts_ = dict(counts)
-        return self
+        return super().fit(train, val)
 
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
         check_predictable(records, self.labels_)
-        k = self.labels_.index(self.answer_)
+        k = self.labels_.index(self.answer())
         return [row for doc in records for row in rows_for(doc, self.labels_, [k] * len(doc.sentences))]
 
-    def save_state(self, folder: Path) -> None:
-        (folder / "state.json").write_text(json.dumps({"labels": list(self.labels_), "answer": self.answer_,
-                                                       "counts": self.counts_}))
+    def state(self) -> dict:
+        return {**super().state(), "labels": list(self.labels_)}
 
-    def load_state(self, folder: Path) -> None:
-        state = json.loads((folder / "state.json").read_text())
-        self.labels_, self.answer_, self.counts_ = tuple(state["labels"]), state["answer"], state["counts"]
+    def set_state(self, state: dict) -> None:
+        super().set_state(state)
+        self.labels_ = tuple(state["labels"])
 
 
 @dataclass
 class RRTfidfLogreg(Method):
     """Each sentence on its own: word n-gram TF-IDF, multinomial logistic regression (no context, no CRF)."""
-
-    task = "rr"
-    name = "tfidf_logreg"
 
     ngram_max: int = 2
     min_df: int = 2
@@ -70,7 +64,7 @@ class RRTfidfLogreg(Method):
 
         texts, labels = labelled_sentences(train)
         if not texts:
-            raise BaselinesError("tfidf_logreg: no labelled training sentences")
+            raise BaselinesError(f"{self.name}: no labelled training sentences")
         self.labels_ = training_labels(train, self.name)
         self.vectorizer_ = TfidfVectorizer(ngram_range=(1, self.ngram_max), min_df=self.min_df,
                                            max_features=self.max_features, sublinear_tf=self.sublinear_tf)
@@ -89,12 +83,9 @@ class RRTfidfLogreg(Method):
         known = self.model_.predict_proba(self.vectorizer_.transform(texts))  # (sentences, trained classes)
         probabilities = np.zeros((len(texts), len(self.labels_)))
         probabilities[:, self.model_.classes_] = known
-        rows, offset = [], 0
-        for doc in records:
-            block = probabilities[offset:offset + len(doc.sentences)]
-            rows.extend(rows_for(doc, self.labels_, block.argmax(axis=1).tolist(), block))
-            offset += len(doc.sentences)
-        return rows
+        blocks = split_rows(probabilities, [len(doc.sentences) for doc in records])
+        return [row for doc, block in zip(records, blocks)
+                for row in rows_for(doc, self.labels_, block.argmax(axis=1).tolist(), block)]
 
     def save_state(self, folder: Path) -> None:
         import joblib

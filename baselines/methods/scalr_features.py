@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import BaselinesError
 from ..records import ChoiceItem
+from .blocks import apply_flat, split_rows
 
 GROUPS = ("lexical", "semantic", "centrality", "length")
 TFIDF_VARIANTS = {
@@ -75,12 +76,12 @@ class LexicalStats:
         columns = {name: _row_dots(vectorizer.transform(texts), question_rows, choice_rows)
                    for name, vectorizer in self.vectorizers.items()}
         columns["bm25"] = self._bm25(self._counts(texts), question_rows, choice_rows)
+        widths = [len(item.choices) for item in items]
+        per_item = {name: split_rows(values, widths) for name, values in columns.items()}
         centrality = self.tfidf_centrality(items)
-        out, row = [], 0
-        for item, central in zip(items, centrality):
-            width = len(item.choices)
-            signals = {name: values[row:row + width] for name, values in columns.items()}
-            row += width
+        out = []
+        for k, (item, central) in enumerate(zip(items, centrality)):
+            signals = {name: blocks[k] for name, blocks in per_item.items()}
             signals["tfidf_centrality"] = central
             signals["tfidf_own_idf"] = _own_idf_cosine([item.question, *item.choices])
             out.append(signals)
@@ -96,12 +97,8 @@ class LexicalStats:
             right += [start + j for i in range(width) for j in range(width) if i != j]
             start += width
         totals = np.bincount(left, weights=_row_dots(matrix, left, right), minlength=start) if left else np.zeros(start)
-        out, row = [], 0
-        for item in items:
-            width = len(item.choices)
-            out.append(totals[row:row + width] / max(width - 1, 1))
-            row += width
-        return out
+        widths = [len(item.choices) for item in items]
+        return [block / max(width - 1, 1) for block, width in zip(split_rows(totals, widths), widths)]
 
     def _counts(self, texts: list[str]):
         """Term counts over the fitted vocabulary (sparse, one row per text)."""
@@ -173,14 +170,11 @@ def semantic_signals(items: list[ChoiceItem], encoders: list[str], similarity: b
 
     out: list[dict[str, np.ndarray]] = [{} for _ in items]
     for k, encoder in enumerate(encoders):
-        choices = encode([c for item in items for c in item.choices], encoder, progress=False)
+        choices = apply_flat(lambda texts: encode(texts, encoder, progress=False), [item.choices for item in items])
         if similarity:
             questions = encode([item.question for item in items], encoder, progress=False)
             tails = encode([question_tail(item.question) for item in items], encoder, progress=False)
-        row = 0
-        for n, (item, signals) in enumerate(zip(items, out)):
-            block = choices[row:row + len(item.choices)]
-            row += len(item.choices)
+        for n, (block, signals) in enumerate(zip(choices, out)):
             if similarity:
                 signals[f"enc{k}_question"] = block @ questions[n]
                 signals[f"enc{k}_tail"] = block @ tails[n]

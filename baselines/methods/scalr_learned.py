@@ -75,12 +75,9 @@ def fit_logit(rows: np.ndarray, starts: np.ndarray, gold: np.ndarray, l2: float)
 class LearnedChooser(Method):
     """Listwise chooser over within-question similarity features, fit on labelled SCALR questions."""
 
-    task = "scalr"
-    name = "learned"
-
     features: list[str] = field(default_factory=lambda: list(GROUPS))  # groups of scalr_features.GROUPS
     encoder: str = "minilm"  # sentence encoder of the semantic group
-    extra_encoders: list[str] = field(default_factory=list)  # more encoders (e.g. an all-mpnet-base-v2 folder)
+    extra_encoders: list[str] = field(default_factory=list)  # more encoders, given at run time: [DIR, ...]
     model: str = "both"  # logit | hgb | both (mean of the two models' probabilities)
     l2_grid: list[float] = field(default_factory=lambda: [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1])
     inner_folds: int = 5

@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import BaselinesError
 from ..records import ChoiceItem
 from .base import Method
+from .blocks import apply_flat
 
 
 def choose(items: list[ChoiceItem], scores: list[np.ndarray]) -> list[dict]:
@@ -23,8 +24,6 @@ def choose(items: list[ChoiceItem], scores: list[np.ndarray]) -> list[dict]:
 class TfidfChooser(Method):
     """Cosine between TF-IDF vectors of the question and each choice (IDF fit on the items' own texts)."""
 
-    task = "scalr"
-    name = "tfidf"
     needs_fit = False
 
     lowercase: bool = True
@@ -41,15 +40,12 @@ class TfidfChooser(Method):
 
         vectorizer = TfidfVectorizer(lowercase=self.lowercase, sublinear_tf=self.sublinear_tf,
                                      ngram_range=(1, self.ngram_max), stop_words=self.stop_words)
-        texts = [text for item in records for text in [item.question, *item.choices]]
-        matrix = vectorizer.fit_transform(texts)  # (items * (1 + choices), vocab), rows L2-normalised
-        scores, row = [], 0
-        for item in records:
-            width = 1 + len(item.choices)
-            block = matrix[row:row + width]
+        # per item a (1 + choices, vocab) block of L2-normalised rows: the question, then its choices
+        blocks = apply_flat(vectorizer.fit_transform, [[item.question, *item.choices] for item in records])
+        scores = []
+        for block in blocks:
             similarity = (block[1:] @ block[0].T).toarray().ravel()  # (choices,)
             scores.append(similarity if self.pick == "most" else -similarity)
-            row += width
         return choose(records, scores)
 
 
@@ -57,8 +53,6 @@ class TfidfChooser(Method):
 class EmbedChooser(Method):
     """Cosine between sentence-transformer embeddings of the question and each choice."""
 
-    task = "scalr"
-    name = "embed"
     needs_fit = False
 
     encoder: str = "minilm"  # a local folder, a hub name, or 'minilm' (packaged all-MiniLM-L6-v2)
@@ -68,12 +62,9 @@ class EmbedChooser(Method):
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
         from ..encoders import encode
 
-        questions = encode([item.question for item in records], self.encoder, self.max_seq_length, self.batch_size)
-        choices = encode([c for item in records for c in item.choices], self.encoder, self.max_seq_length,
-                         self.batch_size)  # (sum of choices, dim)
-        scores, row = [], 0
-        for item, question in zip(records, questions):
-            width = len(item.choices)
-            scores.append(choices[row:row + width] @ question)  # (choices,)
-            row += width
-        return choose(records, scores)
+        def embed(texts: list[str]):
+            return encode(texts, self.encoder, self.max_seq_length, self.batch_size)
+
+        questions = embed([item.question for item in records])  # (items, dim)
+        choices = apply_flat(embed, [item.choices for item in records])  # per item (choices, dim)
+        return choose(records, [block @ question for block, question in zip(choices, questions)])

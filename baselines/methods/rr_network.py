@@ -1,10 +1,27 @@
-"""The torch network of the BiLSTM-CRF tagger: sentence features -> BiLSTM over a document -> CRF."""
+"""The torch network of the BiLSTM-CRF tagger: sentence features -> BiLSTM over a document -> CRF.
+
+Also what every use of the network shares: its shape, padded batches, decoding many documents, and
+the number of torch threads. Training lives in rr_trainer, ensembles in rr_ensemble.
+"""
 from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch import nn
 from torchcrf import CRF
+
+
+@dataclass
+class NetworkShape:
+    """The size of one tagger (parameters of the tagger)."""
+
+    projection: int = 256  # sentence features are first projected to this width
+    hidden: int = 128  # LSTM width per direction
+    layers: int = 1
+    dropout: float = 0.4
 
 
 class CrfDecoding:
@@ -52,6 +69,11 @@ class BiLstmCrf(CrfDecoding, nn.Module):
         return -self.crf(self.emissions(x, lengths), y, mask=mask, reduction="mean")
 
 
+def new_tagger(n_features: int, n_labels: int, shape: NetworkShape) -> BiLstmCrf:
+    """A freshly initialised tagger (initial weights from torch's global generator)."""
+    return BiLstmCrf(n_features, n_labels, shape.projection, shape.hidden, shape.layers, shape.dropout)
+
+
 class Ensemble(CrfDecoding, nn.Module):
     """Several trained taggers decoded as one: mean emission scores, mean CRF transition scores."""
 
@@ -67,6 +89,14 @@ class Ensemble(CrfDecoding, nn.Module):
     def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """x (B, T, F) -> mean emission scores of the members (B, T, L)."""
         return torch.stack([m.emissions(x, lengths) for m in self.members]).mean(0)
+
+    @classmethod
+    def from_state_dict(cls, state: dict, members: int, n_features: int, n_labels: int,
+                        shape: NetworkShape) -> "Ensemble":
+        """An ensemble rebuilt through its constructor, then given the saved weights (eval mode)."""
+        ensemble = cls([new_tagger(n_features, n_labels, shape) for _ in range(members)])
+        ensemble.load_state_dict(state)
+        return ensemble.eval()
 
 
 def reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
@@ -113,3 +143,31 @@ def batches(features: list[np.ndarray], labels: list[np.ndarray] | None, order: 
             if y is not None:
                 y[row, :len(labels[i])] = torch.from_numpy(labels[i])
         yield x, y, lengths, chosen
+
+
+def decode_documents(model, feats: list[np.ndarray], batch_docs: int, n_labels: int,
+                     marginals: bool = True) -> list[tuple]:
+    """(label ids, marginals or None) per document, in the given order; documents batched by length."""
+    model.eval()
+    out: list = [None] * len(feats)
+    nonempty = [i for i in range(len(feats)) if len(feats[i])]
+    order = sorted(nonempty, key=lambda i: len(feats[i]))
+    with torch.no_grad():
+        for x, _, lengths, chosen in batches(feats, None, order, batch_docs):
+            paths, posteriors = model.decode(x, lengths, marginals)
+            for i, path, marginal in zip(chosen, paths, posteriors):
+                out[i] = (np.array(path, dtype=np.int64), marginal)
+    empty = (np.zeros(0, dtype=np.int64), np.zeros((0, n_labels)))
+    return [o if o is not None else empty for o in out]
+
+
+@contextlib.contextmanager
+def torch_threads(count: int):
+    """Run with `count` torch threads, restoring the previous setting after (small recurrent batches:
+    one thread is as fast as several and gives the same numbers run to run)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
