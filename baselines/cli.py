@@ -20,7 +20,7 @@ ModelsDir = typer.Option(None, "--models-dir", help="Where fitted model folders 
 ResultsDir = typer.Option(None, "--results-dir", help="Where eval/score runs go (default: $BASELINES_RESULTS or ./results).")
 Force = typer.Option(False, "--force", help="Replace a scored run of the same name and variant.")
 Method = typer.Option(None, "--method", "-m", help="Method name (see `baselines ls`); default: the task's default.")
-Config = typer.Option(None, "--config", help="YAML config (default: configs/<task>/<method>.yaml).")
+Config = typer.Option(None, "--config", help="A named variant in configs/<task>/ (its name is then the default --name) or a YAML file.")
 Sets = typer.Option(None, "--set", help="Override a config value: key=value (repeatable).")
 Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder or hub name (default: packaged all-MiniLM-L6-v2).")
 Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ and results/<task>/ (default: the method).")
@@ -59,10 +59,16 @@ def _with_data(task: str, download: bool, function, *args, **kwargs):
     return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
 
 
-def _default_name(method: str | None, name: str | None, encoder: str | None) -> str | None:
-    if name or not encoder:
+def _default_name(method: str | None, name: str | None, encoder: str | None, config: Path | None = None) -> str | None:
+    """The system name when --name is not given: a named config's name (`--config learned-lexical`), and the
+    encoder's folder name after it or after the method (`embed-all-mpnet-base-v2`); None: the method's own."""
+    if name:
         return name
-    return f"{method}-{Path(encoder).name}" if method else None
+    named = config is not None and not config.suffix and len(config.parts) == 1
+    base = config.name if named else method
+    if encoder and base:
+        return f"{base}-{Path(encoder).name}"
+    return base if named else None
 
 
 @app.command("ls")
@@ -103,7 +109,7 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     method = method or guarded(get_task, task).default_method
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
     folder = _with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**_overrides(set_, encoder), **parallel},
-                     models_dir=models_dir, name=_default_name(method, name, encoder), train_file=train_file,
+                     models_dir=models_dir, name=_default_name(method, name, encoder, config), train_file=train_file,
                      load_options=_load_options(tasks))
     typer.echo(f"saved {folder}")
 
@@ -130,7 +136,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
     method = method or guarded(get_task, task).default_method  # the folder name `train --encoder` chose
     result, folder = _with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
                              config=config, overrides=_overrides(set_, encoder), models_dir=models_dir,
-                             results_dir=results_dir, name=_default_name(method, name, encoder), cv=cv, seed=seed,
+                             results_dir=results_dir, name=_default_name(method, name, encoder, config), cv=cv, seed=seed,
                              missing=missing, load_options=_load_options(tasks), force=force, segmenter=segmenter)
     from .summary import print_result
 

@@ -196,3 +196,11 @@ def test_the_encoder_a_saved_model_was_trained_with_is_not_an_override(tmp_path,
     assert run_module.fitted_method(get_task("rr"), "bilstm_crf", overrides={"encoder": "ENC"}, **where) == folder
     with pytest.raises(BaselinesError, match="holds a saved model"):
         run_module.fitted_method(get_task("rr"), "bilstm_crf", overrides={"encoder": "OTHER"}, **where)
+
+
+def test_a_named_config_names_the_system(tmp_path):
+    data = scalr_dir(tmp_path)
+    result = run("eval", "scalr", "--method", "tfidf", "--config", "tfidf-least", "--data-dir", str(data))
+    assert result.exit_code == 0, result.output
+    saved = run_results("scalr", "tfidf-least")
+    assert saved["meta"]["config"]["pick"] == "least" and saved["system"] == "tfidf-least"
