@@ -42,6 +42,17 @@ def config_file(task: str, given: Path | str) -> Path:
     return named if named.is_file() else path
 
 
+def read_config(path: Path) -> dict:
+    """The parameter values a YAML config file sets."""
+    try:
+        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise BaselinesError(f"{path}: invalid YAML ({exc})") from None
+    if not isinstance(loaded, dict):
+        raise BaselinesError(f"{path}: expected a mapping of parameter names to values")
+    return loaded
+
+
 def parse_overrides(pairs: list[str]) -> dict:
     """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True)."""
     out = {}
@@ -59,12 +70,7 @@ def resolve_config(klass, task: str, method: str, path: Path | None = None, over
     chosen = config_file(task, path) if path else config_path(task, getattr(klass, "name", "") or method)
     params: dict = {}
     if chosen.is_file():
-        try:
-            loaded = yaml.safe_load(chosen.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise BaselinesError(f"{chosen}: invalid YAML ({exc})") from None
-        if not isinstance(loaded, dict):
-            raise BaselinesError(f"{chosen}: expected a mapping of parameter names to values")
+        loaded = read_config(chosen)
         _check_keys(loaded, fields, str(chosen))
         params.update(loaded)
     elif path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .config import resolve_config
+from .config import config_file, read_config, resolve_config
 from .errors import BaselinesError
 from .evaluate import Result, score
 from .folds import fold_assignment
@@ -64,10 +64,11 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     folder = Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
     if (folder / "config.json").is_file():
         saved = read_json(folder / "config.json")["params"]  # a value the model was trained with is no override
-        overrides = {k: v for k, v in (overrides or {}).items() if saved.get(k, object()) != v}
-        if config or overrides:
-            raise BaselinesError(f"{folder} holds a saved model: --config/--set/--encoder do not apply to it "
-                                 "(retrain with them, or evaluate with --cv K)")
+        given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
+        differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
+        if differing:
+            raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "
+                                 "--config/--set/--encoder do not apply to it (retrain with them, or evaluate with --cv K)")
         return Method.load(folder)
     if model:
         raise BaselinesError(f"{model} is not a model folder (no config.json)")

@@ -204,3 +204,4 @@ def test_a_named_config_names_the_system(tmp_path):
     assert result.exit_code == 0, result.output
     saved = run_results("scalr", "tfidf-least")
     assert saved["meta"]["config"]["pick"] == "least" and saved["system"] == "tfidf-least"
+

@@ -64,3 +64,15 @@ def test_eval_on_a_test_file_takes_the_label_set_from_the_model(tmp_path):
     assert result.exit_code == 0, result.output
     saved = json.loads(next((tmp_path / "results" / "rr" / "majority").glob("*/results.json")).read_text())
     assert saved["coverage"] == 1.0
+
+
+def test_the_config_a_model_was_trained_with_evaluates_it(tmp_path):
+    config = tmp_path / "small.yaml"
+    config.write_text("min_df: 1\n")
+    train = train_file(tmp_path)
+    args = ["--method", "tfidf-logreg", "--config", str(config)]
+    assert runner.invoke(app, ["train", "rr", *args, "--train-file", str(train)]).exit_code == 0
+    result = runner.invoke(app, ["eval", "rr", *args, "--test-file", str(train)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["eval", "rr", *args, "--set", "min_df=2", "--test-file", str(train)])
+    assert result.exit_code == 2 and "trained with other values of min_df" in result.output
