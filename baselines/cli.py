@@ -53,7 +53,7 @@ def _load_options(tasks: str | None) -> dict:
 
 def _with_data(task: str, download: bool, function, *args, **kwargs):
     """`function(*args, **kwargs)`, fetching a missing benchmark first with --download (or a yes when asked on a terminal)."""
-    from .data.download import with_benchmark
+    from .first_run import with_benchmark
 
     confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
     return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
