@@ -32,8 +32,9 @@ class SpanReference:
     spans: tuple[tuple[int, int], ...]
 
     @property
-    def gold(self) -> tuple:  # the evaluator's gold check: a document with sentences is labelled
-        return ("spans",) if self.spans else ()
+    def gold(self) -> tuple[str, ...]:
+        """The gold spans as "start-end" strings: what the references digest of a run covers."""
+        return tuple(f"{start}-{end}" for start, end in self.spans)
 
     @property
     def labels(self) -> tuple[str, ...]:

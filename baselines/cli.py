@@ -71,6 +71,14 @@ def _default_name(method: str | None, name: str | None, encoder: str | None, con
     return base if named else None
 
 
+def _method_from(task: str, config: Path | None) -> str:
+    """The method a named config belongs to (`--config learned-lexical`: learned), else the task's default."""
+    from .config import method_of_config
+    from .tasks import get_task
+
+    return guarded(method_of_config, task, config) or guarded(get_task, task).default_method
+
+
 @app.command("ls")
 def list_all():
     """List tasks, their methods and configs."""
@@ -106,9 +114,9 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     from . import run
     from .tasks import get_task
 
-    method = method or guarded(get_task, task).default_method
+    method = method or _method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
-    folder = _with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**_overrides(set_, encoder), **parallel},
+    folder = _with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**guarded(_overrides, set_, encoder), **parallel},
                      models_dir=models_dir, name=_default_name(method, name, encoder, config), train_file=train_file,
                      load_options=_load_options(tasks))
     typer.echo(f"saved {folder}")
@@ -133,9 +141,9 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
     missing = "skip" if only_present else missing
     from .tasks import get_task
 
-    method = method or guarded(get_task, task).default_method  # the folder name `train --encoder` chose
+    method = method or _method_from(task, config)  # the folder name `train --encoder` chose
     result, folder = _with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
-                             config=config, overrides=_overrides(set_, encoder), models_dir=models_dir,
+                             config=config, overrides=guarded(_overrides, set_, encoder), models_dir=models_dir,
                              results_dir=results_dir, name=_default_name(method, name, encoder, config), cv=cv, seed=seed,
                              missing=missing, load_options=_load_options(tasks), force=force, segmenter=segmenter)
     from .summary import print_result

@@ -50,6 +50,7 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     None keeps runs on gold sentences, a name keeps RR end-to-end runs with that segmenter, "any" both;
     `only` keeps the named systems (folder names under results/<task>/)."""
     task = get_task(task_name)
+    test_file = Path(test_file).name if test_file else None  # runs record the file's name only
     if replicates < 1:
         raise BaselinesError(f"--replicates must be at least 1, got {replicates}")
     split = split or task.eval_split
@@ -195,13 +196,25 @@ def _check_consistent(task: Task, system: System, samples_path: Path) -> None:
 
 
 def choose_reference(systems: list[System], against: str | None) -> tuple[System, list[str]]:
-    """The named system, else the best of ours (meta.method != "external"), else the best of all."""
+    """The named system (its display name or folder name), else the best of ours among the runs on the
+    most common references (the full split, when subsets were also scored), else the best of those."""
     if against:
-        for system in systems:
-            if system.name == against:
-                return system, []
+        named = [s for s in systems if s.name == against] or [s for s in systems if s.path.parent.parent.name == against]
+        if named:
+            return named[0], []
         raise unknown_name("system (--against)", against, [s.name for s in systems])
-    ours = [s for s in systems if not s.external]
+    common = most_common_references(systems)
+    pool = [s for s in systems if s.result["variant"].get("references") == common]
+    ours = [s for s in pool if not s.external]
     if ours:
         return ours[0], []
-    return systems[0], ["no classical method has results: the reference is the best system"]
+    return pool[0], ["no classical method has results: the reference is the best system"]
+
+
+def most_common_references(systems: list[System]) -> str:
+    """The references digest most systems were scored on (ties: the one with more items)."""
+    from collections import Counter
+
+    counts = Counter(s.result["variant"].get("references") for s in systems)
+    size = {s.result["variant"].get("references"): s.result["n"] for s in systems}
+    return max(counts, key=lambda digest: (counts[digest], size[digest]))

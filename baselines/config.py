@@ -60,7 +60,10 @@ def parse_overrides(pairs: list[str]) -> dict:
         if "=" not in pair:
             raise BaselinesError(f"--set expects key=value, got {pair!r}")
         key, value = pair.split("=", 1)
-        out[key.strip()] = yaml.safe_load(value) if value else ""
+        try:
+            out[key.strip()] = yaml.safe_load(value) if value else ""
+        except yaml.YAMLError as exc:
+            raise BaselinesError(f"--set {pair!r}: the value is not valid YAML ({exc.problem or exc})") from None
     return out
 
 
@@ -96,3 +99,18 @@ def _check_keys(given: dict, fields: set, where: str) -> None:
     unknown = sorted(set(given) - fields)
     if unknown:
         raise BaselinesError(f"{where}: unknown key(s) {', '.join(unknown)}; valid: {', '.join(sorted(fields))}")
+
+
+def method_of_config(task: str, config) -> str | None:
+    """The method a named variant belongs to, from its name: 'learned-lexical' -> learned, 'bilstm-crf-single-small'
+    -> bilstm-crf (the longest method name or alias followed by '-'); None for a file path or no match."""
+    from .methods import method_aliases, method_names
+
+    if config is None or Path(config).suffix or len(Path(config).parts) > 1:
+        return None
+    name = str(config)
+    spellings = [(spelling, method) for method in method_names(task)
+                 for spelling in (method, *method_aliases(task, method))]
+    matches = [(len(spelling), method) for spelling, method in spellings
+               if name == spelling or name.startswith(spelling + "-")]
+    return max(matches)[1] if matches else None

@@ -40,6 +40,9 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
         cap = item.meta.get("cap_case_id")
         if cap is not None:
             by_task.setdefault(item.group, {})[str(cap)] = item
+    if records and not by_task:
+        raise BaselinesError("these CaselawQA references carry no Caselaw Access Project ids (cap_case_id), by "
+                             "which Lawma's responses are keyed: use the normalized layout (opinions.jsonl.gz)")
     selected = {item.group for item in records}
     known = set(known_tasks) if known_tasks is not None else selected
     known_cases = {cap for items in by_task.values() for cap in items}

@@ -78,7 +78,7 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
     """Write harness tasks for one split of a benchmark into `out` (all or nothing)."""
     task = get_task(task_name)
     _check_options(task.name, max_chars, window)
-    out = Path(out)
+    out = Path(out).expanduser().resolve()
     _check_target(out, force)
     split = split or task.eval_split
     records = load_split(task, data_dir, split, **(load_options or {}))
@@ -110,23 +110,34 @@ def _check_options(task: str, max_chars: int | None, window: int | None) -> None
         raise BaselinesError(f"--window must be 0 or more, got {window}")
 
 
+README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
+
+
 def _check_target(out: Path, force: bool) -> None:
-    """Refuse a file, or a non-empty folder unless --force (which replaces it)."""
+    """Refuse a file, or a non-empty folder; --force replaces only a folder that holds an earlier export."""
     if out.exists() and not out.is_dir():
         raise BaselinesError(f"{out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not force:
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not force:
         raise BaselinesError(f"{out} exists and is not empty; choose another --out, or --force to replace it")
+    readme_path = out / "README.md"
+    earlier = readme_path.is_file() and readme_path.read_text(encoding="utf-8", errors="replace").startswith(README_TITLE)
+    if not earlier:
+        raise BaselinesError(f"{out} is not an earlier export (no README.md from `baselines export lm-eval`); "
+                             "--force replaces only those: choose another --out")
 
 
 def _score_options(task, split: str, export: Export, subset: bool) -> dict[str, str]:
-    """Per run name, the options that make `baselines score` use the references of exactly its items."""
+    """Per run name, the options of `baselines score`: a run over some of the tasks is scored on the items it
+    covers (--only-present) against the references of the whole split, so compare pairs it with every system."""
     base = [] if split == task.eval_split else [f"--split {split}"]
     everything = export.covers.get("caselawqa")
     options = {}
     for name in export.run_names():
         covered = export.covers.get(name)
         narrowed = covered is not None and (subset or covered != everything)
-        options[name] = " ".join(base + ([f"--tasks {','.join(covered)}"] if narrowed else []))
+        options[name] = " ".join(base + (["--only-present"] if narrowed else []))
     return options
 
 
@@ -233,7 +244,7 @@ def readme(export: Export, data_dir=None) -> str:
     groups = "".join(f"- group `{group}`, the mean over its tasks: {', '.join(f'`{t}`' for t in tasks)}\n"
                      for group, tasks in export.groups.items())
     steps = "\n".join(commands(export, data_dir))
-    return f"""# lm-evaluation-harness tasks: {export.task} ({export.split})
+    return f"""{README_TITLE} {export.task} ({export.split})
 
 Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 

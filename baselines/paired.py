@@ -25,8 +25,8 @@ class Paired:
 
     shared: int
     difference: float
-    interval: tuple[float, float]
-    p_bootstrap: float
+    interval: tuple[float | None, float | None]  # None: a single resampling unit, no interval
+    p_bootstrap: float | None
     p_mcnemar: float | None
 
 
@@ -82,6 +82,10 @@ def paired_stats(task: Task, outs: list[M.Outcomes], replicates: int, seed: int)
     """Each of outs[1:] against outs[0] with the same bootstrap weights for both."""
     metric = M.METRICS[task.main_metric]
     base, others = outs[0], outs[1:]
+    if M.single_unit_strata(base, task.grouped):  # one document: resampling it proves nothing
+        return [Paired(out.n, M.point(task.main_metric, out) - M.point(task.main_metric, base), (None, None), None,
+                       mcnemar(base.correct, out.correct) if task.main_metric in ACCURACY_TYPE else None)
+                for out in others]
     chunks: list[list[np.ndarray]] = [[] for _ in others]
     rng = np.random.default_rng(seed)
     for W in M.bootstrap_weights(base, replicates, rng, stratify=task.grouped):

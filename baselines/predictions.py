@@ -48,9 +48,10 @@ def _validated(rows: list[tuple[int, dict]], path: Path) -> list[dict]:
     for line, row in rows:
         if "id" not in row or row["id"] is None or isinstance(row["id"], (dict, list)):
             raise DataError("row has no 'id'", path, line)
-        has = [key for key in ("prediction", "raw") if key in row]
+        has = [key for key in ("prediction", "raw", "spans") if key in row]
         if len(has) != 1:
-            raise DataError("row needs exactly one of 'prediction' (a label) or 'raw' (generated text)", path, line)
+            raise DataError("row needs exactly one of 'prediction' (a label), 'raw' (generated text) or 'spans' "
+                            "(a segmenter's [[start, end], ...])", path, line)
         if kind is None:
             kind = has[0]
         elif has[0] != kind:

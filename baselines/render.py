@@ -75,11 +75,13 @@ def _difference_cells(comparison: Comparison, system: System, record: dict, exac
         cells = ["not compared (no shared ids)", "", ""]
     else:
         shared = "" if record["shared_n"] == record["n"] == comparison.reference.result["n"] else \
-            f" on {record['shared_n']} shared"
+            f" on {record['shared_n']} {'in the union' if comparison.task.kind == 'segmentation' else 'shared'}"
         floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
-        p_boot = f"≤{floor:.3f}" if record["p_bootstrap"] <= floor + 1e-12 else _p(record["p_bootstrap"])
-        cells = [_pts(record["difference"]) + shared,
-                 f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]", p_boot]
+        p_value = record["p_bootstrap"]
+        p_boot = "–" if p_value is None else f"≤{floor:.3f}" if p_value <= floor + 1e-12 else _p(p_value)
+        interval = ("none (one unit)" if record["difference_low"] is None else
+                    f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]")
+        cells = [_pts(record["difference"]) + shared, interval, p_boot]
     if exact:
         cells.append(_p(record["p_mcnemar"]) if record["difference"] is not None else "")
     return cells
@@ -122,8 +124,10 @@ def to_markdown(comparison: Comparison) -> str:
     task = comparison.task
     columns, rows = leaderboard_display(comparison, command=True)
     lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
-    unit = "documents" if task.kind == "sequence-labelling" else UNITS[task.grouped]
-    lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference on the ids both were scored on; "
+    unit = "documents" if task.resample_groups else UNITS[task.grouped]
+    on = ("on the union of both systems' boundary items" if task.kind == "segmentation"
+          else "on the ids both were scored on")
+    lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference {on}; "
                  f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
                  "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in
                                   ("accuracy", "mean_task_accuracy") else "."))

@@ -10,6 +10,7 @@ The run folder's name is only a readable, unique slug of the variant.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -70,8 +71,9 @@ def run_folder(task: str, system: str, variant: Variant, results_dir=None) -> Pa
     return results_root(results_dir) / task / check_system_name(system) / variant.slug()
 
 
-def check_replace(folder: Path, scored: bool, force: bool) -> None:
-    """Refuse to replace a scored (external) run, or to let `score` replace anything, without --force."""
+def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, config: dict | None = None) -> None:
+    """Without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to
+    let `eval` replace a run computed on other references or with another configuration."""
     path = folder / RESULTS_FILE
     if force or not path.is_file():
         return
@@ -80,6 +82,18 @@ def check_replace(folder: Path, scored: bool, force: bool) -> None:
     if scored or was_scored:
         what = "a scored run (`baselines score`)" if was_scored else "an evaluation run (`baselines eval`)"
         raise BaselinesError(f"{folder} already holds {what}; choose another --name, or pass --force to replace it")
+    differs = [what for what, old, new in (
+        ("references (other items or gold answers)", previous.get("variant", {}).get("references"), variant.references),
+        ("configuration", _as_json(previous.get("meta", {}).get("config")), _as_json(config)))
+        if old is not None and new is not None and old != new]
+    if differs:
+        raise BaselinesError(f"{folder} holds a run on other {' and '.join(differs)}; choose another --name "
+                             "(or --config NAME, which names the system), or pass --force to replace it")
+
+
+def _as_json(value):
+    """`value` as it reads back from JSON (tuples become lists), for comparing a config with a saved one."""
+    return json.loads(json.dumps(value)) if value is not None else None
 
 
 def check_writable(folder: Path) -> None:

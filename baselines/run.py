@@ -101,13 +101,17 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
                                config=config, overrides=overrides)
+        if not test_file:
+            check_not_in_sample(task, split, model or model_folder(models_root(models_dir), task.name,
+                                                                    name or method_name))
     records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
     references = task.references(records)
     variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
                       seed=seed if cv is not None else None, test_file=Path(test_file).name if test_file else None,
                       segmenter=Path(segmenter).name if segmenter else None)
     system = name or canonical_name(task.name, method_name)
-    folder = prepare_run(task.name, system, variant, results_dir, scored=False, force=force)
+    folder = prepare_run(task.name, system, variant, results_dir, scored=False, force=force,
+                         config=method.get_params())
     if cv is not None:
         predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
     elif segmenter:
@@ -126,6 +130,15 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     record_data_notes(result, records)
     write_run(folder, result.to_dict(), samples, predictions)
     return result, folder
+
+
+def check_not_in_sample(task: Task, split: str, folder: Path) -> None:
+    """Refuse to score a model on the very split it was fit on (tasks without a train split fit on it)."""
+    config_path = Path(folder) / "config.json"
+    trained_on = read_json(config_path).get("trained_on") or {} if config_path.is_file() else {}
+    if trained_on.get("split") == split and not trained_on.get("file"):
+        raise BaselinesError(f"{folder} was fit on the {task.name} {split} items themselves: scoring it there would "
+                             "be an in-sample figure. Evaluate with --cv K, or on other items with --test-file")
 
 
 def model_label_set(task: Task, method: Method, load_options: dict | None) -> dict:
@@ -160,11 +173,12 @@ def record_data_notes(result: Result, records) -> None:
         result.meta["data_notes"] = notes
 
 
-def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored: bool, force: bool) -> Path:
+def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored: bool, force: bool,
+                config: dict | None = None) -> Path:
     """The run folder, checked before any work: a plain name, writable, and not replacing a scored run."""
     folder = run_folder(task, system, variant, results_dir)
     check_writable(folder)
-    check_replace(folder, scored=scored, force=force)
+    check_replace(folder, scored=scored, force=force, variant=variant, config=config)
     return folder
 
 
@@ -251,8 +265,8 @@ def _lawma_inputs(task: Task, path: Path, data_dir, split: str, test_file: Path 
 
 
 def inferred_kind(predictions: list[dict]) -> str:
-    """'llm' for raw generations and harness logs, 'other' for files of verbatim labels."""
-    return "other" if predictions and all("prediction" in row for row in predictions) else "llm"
+    """'llm' for raw generations and harness logs, 'other' for files of plain labels or spans."""
+    return "llm" if any("raw" in row or "choice" in row for row in predictions) else "other"
 
 
 def _stem(path: Path) -> str:

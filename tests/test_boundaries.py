@@ -72,3 +72,20 @@ def test_eval_segmenter_through_the_common_path(tmp_path):
     assert saved["metrics"]["boundary_f1"] == 1.0
     assert saved["meta"]["diagnostics"]["gold_boundaries_after_cue"]["gold"] == 1
     assert "gold boundaries after cue" in result.output
+
+
+def test_the_references_digest_covers_the_gold_spans():
+    moved = [SpanReference("d1", TEXT, GOLD[:2] + ((15, 31), (32, 37))), REFS[1]]
+    assert references_digest(moved) != references_digest(REFS)
+
+
+def test_score_reads_a_segmenters_spans_file(tmp_path):
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"id": "a", "sentences": ["The appeal is dismissed.", "No costs."],
+                                "labels": ["RPC", "RPC"]}) + "\n")
+    spans = tmp_path / "other-segmenter.jsonl"
+    spans.write_text(json.dumps({"id": "a", "spans": [[0, 34]]}) + "\n")  # one sentence: the break is missed
+    result = CliRunner().invoke(app, ["score", "segmenter", str(spans), "--test-file", str(docs)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads(next((tmp_path / "results" / "segmenter" / "other-segmenter").glob("*/results.json")).read_text())
+    assert saved["metrics"]["boundary_recall"] == 0.0 and saved["kind"] == "other"

@@ -153,7 +153,9 @@ def test_majority_needs_training_or_cv(tmp_path):
     assert result.exit_code == 2 and "baselines train scalr --method majority --name m2` first" in result.output
     assert run("eval", "scalr", "--method", "majority", "--cv", "3", "--data-dir", str(data)).exit_code == 0
     assert run("train", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
-    assert run("eval", "scalr", "--method", "majority", "--data-dir", str(data)).exit_code == 0
+    result = run("eval", "scalr", "--method", "majority", "--data-dir", str(data))
+    assert result.exit_code == 2 and "in-sample" in result.output  # fit on these very questions
+    assert run("eval", "scalr", "--method", "majority", "--test-file", str(data / "scalr" / "test.jsonl")).exit_code == 0
 
 
 def test_options_that_do_not_apply_are_errors(tmp_path):
@@ -205,3 +207,26 @@ def test_a_named_config_names_the_system(tmp_path):
     saved = run_results("scalr", "tfidf-least")
     assert saved["meta"]["config"]["pick"] == "least" and saved["system"] == "tfidf-least"
 
+
+
+@pytest.mark.parametrize("pair, message", [("pick: least", "--set expects key=value"),
+                                           ("features=[lexical", "the value is not valid YAML")])
+def test_bad_set_values_exit_2_with_one_line(pair, message, tmp_path):
+    result = run("eval", "scalr", "--set", pair, "--data-dir", str(scalr_dir(tmp_path)))
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_named_config_brings_its_method():
+    from baselines.config import method_of_config
+
+    assert method_of_config("scalr", "learned-lexical") == "learned"
+    assert method_of_config("scalr", "tfidf-least") == "tfidf"
+    assert method_of_config("rr", "bilstm-crf-single-small") == "bilstm-crf"
+    assert method_of_config("caselawqa", "linear-wideC") == "linear"
+    assert method_of_config("scalr", "configs/scalr/learned-lexical.yaml") is None
+
+
+def test_eval_with_a_named_config_alone(tmp_path):
+    result = run("eval", "scalr", "--config", "tfidf-least", "--data-dir", str(scalr_dir(tmp_path)))
+    assert result.exit_code == 0, result.output
+    assert run_results("scalr", "tfidf-least")["meta"]["method"] == "tfidf"

@@ -232,3 +232,13 @@ def test_systems_option_keeps_the_named_systems_only():
     assert [s.name for s in compare("scalr", only=["a", "c"]).systems] == ["a", "c"]
     with pytest.raises(BaselinesError, match="unknown system \\(--systems\\) 'z'"):
         compare("scalr", only=["z"])
+
+
+def test_a_subset_run_of_ours_does_not_become_the_reference():
+    refs = scalr_refs(10)
+    write_system("scalr", "tfidf", refs, set(range(4)))
+    write_system("scalr", "gpt", refs, set(range(8)), external=True)
+    write_system("scalr", "subset", refs[:3], {0, 1, 2})  # 100% on three items: best of ours, other references
+    report = compare("scalr")
+    assert report.reference.name == "tfidf" and [s.name for s in report.systems] == ["gpt", "tfidf"]
+    assert compare("scalr", against="subset").reference.name == "subset"

@@ -161,12 +161,11 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     assert result.coverage == pytest.approx(sum(int(doc["case_id"][-3:]) % 3 != 2 for doc in documents) / 36)
 
     mc = [doc for doc in documents if doc["task"] in export.covers["caselawqa_mc"]]  # letter-labelled tasks
-    assert export.score_options["caselawqa_mc"] == "--tasks sc_authority,sc_direction"
+    assert export.score_options["caselawqa_mc"] == "--only-present"  # full references: compare pairs it
     picks = {doc["id"]: doc["gold_indexes"][-1] if int(doc["case_id"][-3:]) % 2 else
              next(k for k in range(len(doc["labels"])) if k not in doc["gold_indexes"]) for doc in mc}  # even: wrong
     run_harness(export.folder, ["caselawqa_mc"], ScriptedLM(picks=picks), tmp_path / "mc")
-    result, _ = score_file("caselawqa", tmp_path / "mc", data, load_options={"tasks": export.covers["caselawqa_mc"]},
-                           name="scripted-mc")
+    result, _ = score_file("caselawqa", tmp_path / "mc", data, missing="skip", name="scripted-mc")
     odd = {name: [int(d["case_id"][-3:]) % 2 == 1 for d in mc if d["task"] == name]
            for name in ("sc_authority", "sc_direction")}
     assert result.metrics["mean_task_accuracy"] == pytest.approx(sum(sum(v) / len(v) for v in odd.values()) / 2)
@@ -245,7 +244,13 @@ def test_export_refuses_a_non_empty_folder_and_writes_nothing_on_error(tmp_path,
     wrong = runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out / "x"),
                                 "--window", "3"])
     assert wrong.exit_code == 2 and "--window applies to rr only" in wrong.output
+    not_an_export = runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out),
+                                        "--force"])  # --force never replaces a folder of other files
+    assert not_an_export.exit_code == 2 and "not an earlier export" in not_an_export.output
+    assert (out / "mine.txt").read_text() == "keep"
+    (out / "mine.txt").unlink()
     monkeypatch.setattr("baselines.lm_eval_export.harness_installed", lambda: False)
+    assert runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out)]).exit_code == 0
     forced = runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out), "--force"])
     assert forced.exit_code == 0, forced.output
     assert "not installed here" in forced.output and "legal-baselines[llm]" in forced.output
