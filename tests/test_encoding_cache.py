@@ -1,0 +1,70 @@
+"""The encoding cache survives damaged shards: verified on load, moved aside, encoded again, said in a warning."""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from baselines import encoders
+from baselines.encoders import EncodingCache
+
+TEXTS = ["The appeal is dismissed.", "No order as to costs.", "Heard the counsel."]
+
+
+class FakeEncoder:
+    """Deterministic unit vectors; counts the texts it was asked to encode."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def encode(self, texts, **_):
+        self.calls += len(texts)
+        vectors = np.array([[len(t), sum(map(ord, t)) % 97, 1.0] for t in texts], dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    def get_sentence_embedding_dimension(self):
+        return 3
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    model = FakeEncoder()
+    monkeypatch.setattr(encoders, "load_encoder", lambda *args, **kwargs: model)
+    monkeypatch.setattr(encoders, "encoder_key", lambda *args, **kwargs: "fake")
+    return model
+
+
+def shard_file(root):
+    (npy,) = (root / "encodings" / "fake").glob("*.npy")
+    return npy
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "zeroed", "zeroed-without-checksum"])
+def test_a_damaged_shard_is_encoded_again_with_a_warning(damage, fake, tmp_path, caplog):
+    first = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+    npy = shard_file(tmp_path)
+    data = npy.read_bytes()
+    if damage == "truncated":
+        npy.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        npy.write_bytes(b"")
+    else:
+        np.save(npy, np.zeros((len(TEXTS), 3), dtype=np.float32))
+        if damage == "zeroed-without-checksum":  # a shard written before checksums existed
+            npy.with_suffix(".sha256").unlink()
+    with caplog.at_level(logging.WARNING, logger="baselines.encoders"):
+        again = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+    assert np.allclose(again, first) and fake.calls == 2 * len(TEXTS)
+    assert "is damaged" in caplog.text and "encoded again" in caplog.text
+    assert list((tmp_path / "encodings" / "fake").glob("*.damaged"))
+    fake.calls = 0
+    assert np.allclose(EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False), first)
+    assert fake.calls == 0  # the re-encoded shard is whole
+
+
+def test_a_whole_cache_is_read_without_encoding(fake, tmp_path):
+    first = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+    fake.calls = 0
+    assert np.array_equal(EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False), first)
+    assert fake.calls == 0 and shard_file(tmp_path).with_suffix(".sha256").is_file()
