@@ -183,7 +183,7 @@ def score(task: Task, predictions: list[dict], references: list[Reference], *, s
         task=task.name, system=system, split=split, n=out.n,
         coverage=float(np.mean([s["answer"] is not None for s in samples])),
         metrics=values, main_metric=task.main_metric, interval=low_high,
-        per_label=M.per_label(out) if not task.grouped else {},
+        per_label=M.per_label(out) if not task.grouped and task.kind != "segmentation" else {},
         per_group=groups,
         per_supergroup=per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
         confusion=confusion(out) if task.confusion else None,
