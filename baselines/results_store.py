@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -98,8 +99,6 @@ def _as_json(value):
 
 def check_writable(folder: Path) -> None:
     """Fail before any work when an output folder (results or model) cannot be created or written."""
-    import os
-
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent

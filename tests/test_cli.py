@@ -1,6 +1,7 @@
 """The command line: exit code 2 and a one-line message for bad input; nothing half-written."""
 import json
 import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -134,15 +135,21 @@ def test_eval_refuses_to_replace_a_scored_run_and_checks_writability_first(tmp_p
     assert run("score", "scalr", str(preds), "--data-dir", str(data)).exit_code == 0
     result = run("eval", "scalr", "--method", "tfidf", "--data-dir", str(data))
     assert result.exit_code == 2 and "already holds a scored run" in result.output
-    locked = tmp_path / "locked"
+
+
+def test_an_unwritable_models_folder_fails_before_training(tmp_path, monkeypatch):
+    import baselines.results_store as store
+    from baselines.methods.floors import MajorityChooser
+
+    data = scalr_dir(tmp_path)
+    locked = (tmp_path / "locked").resolve()
     locked.mkdir()
-    locked.chmod(0o500)
-    try:
-        result = run("train", "scalr", "--method", "majority", "--data-dir", str(data), "--models-dir", str(locked / "m"))
-        if os.geteuid() != 0:  # root may write anywhere
-            assert result.exit_code == 2 and "not writable" in result.output
-    finally:
-        locked.chmod(0o700)
+    real_access = os.access
+    monkeypatch.setattr(store.os, "access", lambda path, mode: False if Path(path) == locked else real_access(path, mode))
+    fitted = []
+    monkeypatch.setattr(MajorityChooser, "fit", lambda self, *a, **k: fitted.append(1) or self)
+    result = run("train", "scalr", "--method", "majority", "--data-dir", str(data), "--models-dir", str(locked / "m"))
+    assert result.exit_code == 2 and "is not writable" in result.output and not fitted
 
 
 def test_majority_needs_training_or_cv(tmp_path):

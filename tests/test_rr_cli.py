@@ -76,3 +76,23 @@ def test_the_config_a_model_was_trained_with_evaluates_it(tmp_path):
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["eval", "rr", *args, "--set", "min_df=2", "--test-file", str(train)])
     assert result.exit_code == 2 and "trained with other values of min_df" in result.output
+
+
+def test_long_text_without_blank_lines_is_cut_only_at_white_space():
+    from baselines.rr_pipeline import BLOCK_CHARS, segment_text
+
+    class Recorder:
+        def __init__(self):
+            self.blocks = []
+
+        def segment(self, text):
+            self.blocks.append(text)
+            return [(0, len(text))]
+
+    words = "appellant respondent judgment evidence".split()
+    text = " ".join(words[k % 4] for k in range(3 * BLOCK_CHARS // 8))  # one line, no blank lines
+    recorder = Recorder()
+    spans = segment_text(text, recorder)
+    assert len(recorder.blocks) > 1 and "".join(recorder.blocks) == text
+    for start, end in spans[:-1]:
+        assert text[end - 1].isspace() or text[end].isspace()  # never inside a word
