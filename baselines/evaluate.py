@@ -58,13 +58,24 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str
 
         return choice_label(row, reference), None
     if "prediction" in row:
-        value = row["prediction"]
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if isinstance(value, str):
-            value = aliases.get(value, value)
-        return (value if value in reference.labels else None), None
+        return verbatim_label(row["prediction"], reference, aliases), None
     return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices)
+
+
+def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
+    """A given label as the item's label: exact, through the aliases, without surrounding white space
+    (" A"), or for zero-padded numeric labels by value (7 or "7" for "007"); anything else is no answer."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    value = aliases.get(value, value)
+    if value in reference.labels:
+        return value
+    if value.isdigit() and reference.labels and all(label.isdigit() for label in reference.labels):
+        return next((label for label in reference.labels if int(label) == int(value)), None)
+    return None
 
 
 def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:

@@ -75,3 +75,14 @@ def test_one_document_gets_no_interval():
            for k, r in enumerate(refs)]
     low, high = score(get_task("rr"), rows, two)[0].interval
     assert low is not None and low <= high
+
+
+def test_verbatim_labels_tolerate_white_space_and_zero_padding():
+    from baselines.evaluate import verbatim_label
+    from baselines.records import Reference
+
+    numbered = Reference(id="t/1", gold=("007",), labels=("001", "007", "010"))
+    lettered = Reference(id="t/2", gold=("A",), labels=("A", "B"))
+    assert verbatim_label(7, numbered, {}) == "007" and verbatim_label(" 7 ", numbered, {}) == "007"
+    assert verbatim_label(" A", lettered, {}) == "A" and verbatim_label("7", lettered, {}) is None
+    assert verbatim_label(11, numbered, {}) is None and verbatim_label(True, numbered, {}) is None
