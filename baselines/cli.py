@@ -278,6 +278,24 @@ def export_lm_eval_command(task: str = typer.Argument(..., help="scalr | caselaw
         typer.echo(f"note: lm-evaluation-harness is not installed here; to run these tasks: {EXTRA}")
 
 
+benchmark_app = typer.Typer(no_args_is_help=True, help="Measure speed and fidelity of parts of the package.")
+app.add_typer(benchmark_app, name="benchmark")
+
+
+@benchmark_app.command("encoders")
+def benchmark_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional[str] = Encoder,
+                               n: int = typer.Option(2000, "--n", help="First N RR training sentences to encode."),
+                               repeats: int = typer.Option(3, "--repeats", help="Interleaved timed runs per backend."),
+                               out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
+    """Sentences/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's."""
+    from .benchmark import benchmark_encoders, render_benchmark, write_benchmark
+
+    report = guarded(benchmark_encoders, data_dir, encoder, n=n, repeats=repeats)
+    typer.echo(render_benchmark(report))
+    if out is not None:
+        typer.echo(f"wrote {guarded(write_benchmark, report, out)}")
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()
 

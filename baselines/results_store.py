@@ -85,11 +85,19 @@ def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, 
         raise BaselinesError(f"{folder} already holds {what}; choose another --name, or pass --force to replace it")
     differs = [what for what, old, new in (
         ("references (other items or gold answers)", previous.get("variant", {}).get("references"), variant.references),
-        ("configuration", _as_json(previous.get("meta", {}).get("config")), _as_json(config)))
+        ("configuration", *_shared_keys(previous.get("meta", {}).get("config"), config)))
         if old is not None and new is not None and old != new]
     if differs:
         raise BaselinesError(f"{folder} holds a run on other {' and '.join(differs)}; choose another --name "
                              "(or --config NAME, which names the system), or pass --force to replace it")
+
+
+def _shared_keys(old: dict | None, new: dict | None) -> tuple:
+    """Both configurations on the parameters both name (a parameter added since is no difference), as JSON."""
+    if old is None or new is None:
+        return None, None
+    shared = sorted(set(old) & set(new))
+    return _as_json({k: old[k] for k in shared}), _as_json({k: new[k] for k in shared})
 
 
 def _as_json(value):

@@ -33,7 +33,7 @@ def pooled_embeddings(texts: list[str], method) -> np.ndarray:
     """(len(texts), 2 * dim) opening/closing mean embeddings, encoded batch by batch through the cache."""
     from ..encoders import EncodingCache
 
-    cache = EncodingCache(method.encoder, method.max_seq_length)
+    cache = EncodingCache(method.encoder, method.max_seq_length, backend=method.encode_backend)
 
     def encode(chunks: list[str]) -> np.ndarray:
         return cache.encode(chunks, batch_size=method.batch_size, progress=False)
@@ -61,6 +61,7 @@ class CaselawEmbedLinear(PerTaskHeads):
 
     encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder or hub name
     max_seq_length: int = 128
+    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
     chunk_words: int = 96
     head_chunks: int = 2
     tail_chunks: int = 2

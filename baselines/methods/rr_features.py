@@ -36,6 +36,7 @@ class FeatureSettings:
 
     encoder: str = "minilm"  # sentence-transformer: local folder, hub name or 'minilm' (packaged all-MiniLM-L6-v2)
     max_seq_length: int | None = None  # None: the encoder's own limit
+    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
     encode_batch_size: int = 64
     surface_features: bool = True  # relative position, length, casing and a few legal cue words
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
@@ -61,12 +62,13 @@ def sentence_features(doc: Document) -> np.ndarray:
 
 
 def embed_documents(docs: list[Document], encoder: str, max_seq_length: int | None, batch_size: int,
-                    progress: bool = True) -> list[np.ndarray]:
+                    progress: bool = True, backend: str = "torch") -> list[np.ndarray]:
     """Per document, a (n_sentences, dim) array of cached, normalised sentence embeddings."""
     from ..encoders import encode
 
     def embed(texts: list[str]) -> np.ndarray:
-        return encode(texts, encoder, max_seq_length=max_seq_length, batch_size=batch_size, progress=progress)
+        return encode(texts, encoder, max_seq_length=max_seq_length, batch_size=batch_size, progress=progress,
+                      backend=backend)
 
     return apply_flat(embed, [[model_input(s.text) or "." for s in doc.sentences] for doc in docs])
 
@@ -110,7 +112,8 @@ class TfidfProjection:
 def document_features(docs: list[Document], settings: FeatureSettings, projection: TfidfProjection | None,
                       progress: bool = True) -> list[np.ndarray]:
     """Per document a (n_sentences, embedding dim [+ surface] [+ tfidf]) float32 matrix."""
-    parts = [embed_documents(docs, settings.encoder, settings.max_seq_length, settings.encode_batch_size, progress)]
+    parts = [embed_documents(docs, settings.encoder, settings.max_seq_length, settings.encode_batch_size, progress,
+                             settings.encode_backend)]
     if settings.surface_features:
         parts.append([sentence_features(d) for d in docs])
     if projection is not None:

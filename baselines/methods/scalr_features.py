@@ -164,16 +164,19 @@ def _mean_to_others(similarity: np.ndarray) -> np.ndarray:
 
 
 def semantic_signals(items: list[ChoiceItem], encoders: list[str], similarity: bool,
-                     centrality: bool) -> list[dict[str, np.ndarray]]:
+                     centrality: bool, backend: str = "torch") -> list[dict[str, np.ndarray]]:
     """Encoder cosines per item: choice vs question and vs its last line; choice vs the other choices."""
     from ..encoders import encode
 
     out: list[dict[str, np.ndarray]] = [{} for _ in items]
     for k, encoder in enumerate(encoders):
-        choices = apply_flat(lambda texts: encode(texts, encoder, progress=False), [item.choices for item in items])
+        def embed(texts: list[str], encoder=encoder) -> np.ndarray:
+            return encode(texts, encoder, progress=False, backend=backend)
+
+        choices = apply_flat(embed, [item.choices for item in items])
         if similarity:
-            questions = encode([item.question for item in items], encoder, progress=False)
-            tails = encode([question_tail(item.question) for item in items], encoder, progress=False)
+            questions = embed([item.question for item in items])
+            tails = embed([question_tail(item.question) for item in items])
         for n, (block, signals) in enumerate(zip(choices, out)):
             if similarity:
                 signals[f"enc{k}_question"] = block @ questions[n]
@@ -184,11 +187,11 @@ def semantic_signals(items: list[ChoiceItem], encoders: list[str], similarity: b
 
 
 def raw_signals(items: list[ChoiceItem], stats: LexicalStats, groups: list[str],
-                encoders: list[str]) -> list[dict[str, np.ndarray]]:
+                encoders: list[str], backend: str = "torch") -> list[dict[str, np.ndarray]]:
     """Every selected signal for every item: a list of {signal name: array over the item's choices}."""
     blank = [{} for _ in items]
     semantic, central = "semantic" in groups, "centrality" in groups
-    encoded = semantic_signals(items, encoders, semantic, central) if semantic or central else blank
+    encoded = semantic_signals(items, encoders, semantic, central, backend) if semantic or central else blank
     lexical = stats.signals(items) if "lexical" in groups else blank
     out = []
     for item, enc, lex in zip(items, encoded, lexical):

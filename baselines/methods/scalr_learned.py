@@ -78,6 +78,7 @@ class LearnedChooser(Method):
     features: list[str] = field(default_factory=lambda: list(GROUPS))  # groups of scalr_features.GROUPS
     encoder: str = "minilm"  # sentence encoder of the semantic group
     extra_encoders: list[str] = field(default_factory=list)  # more encoders, given at run time: [DIR, ...]
+    encode_backend: str = "torch"  # encoding backend of every encoder: torch | onnx | onnx-int8
     model: str = "both"  # logit | hgb | both (mean of the two models' probabilities)
     l2_grid: list[float] = field(default_factory=lambda: [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1])
     inner_folds: int = 5
@@ -90,7 +91,8 @@ class LearnedChooser(Method):
             raise BaselinesError(f"learned: model must be one of {', '.join(MODELS)}, got {self.model!r}")
 
     def _features(self, items: list[ChoiceItem]) -> tuple[list[np.ndarray], list[str]]:
-        signals = raw_signals(items, self.stats_, self.features, [self.encoder, *self.extra_encoders])
+        signals = raw_signals(items, self.stats_, self.features, [self.encoder, *self.extra_encoders],
+                              self.encode_backend)
         return feature_matrix(signals)
 
     def fit(self, train: list[ChoiceItem], val=None):

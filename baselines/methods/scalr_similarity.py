@@ -57,13 +57,14 @@ class EmbedChooser(Method):
 
     encoder: str = "minilm"  # a local folder, a hub name, or 'minilm' (packaged all-MiniLM-L6-v2)
     max_seq_length: int | None = None  # None: the encoder's own limit
+    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
     batch_size: int = 32
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
         from ..encoders import encode
 
         def embed(texts: list[str]):
-            return encode(texts, self.encoder, self.max_seq_length, self.batch_size)
+            return encode(texts, self.encoder, self.max_seq_length, self.batch_size, backend=self.encode_backend)
 
         questions = embed([item.question for item in records])  # (items, dim)
         choices = apply_flat(embed, [item.choices for item in records])  # per item (choices, dim)

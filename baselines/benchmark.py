@@ -1,0 +1,92 @@
+"""Speed and fidelity of the sentence-encoding backends on the same RR training sentences, without the cache."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .errors import BaselinesError
+from .onnx_encoder import BACKENDS
+
+
+def rr_sentences(data_dir, n: int) -> list[str]:
+    """The first `n` sentences of the LegalEval training documents, as the RR methods encode them."""
+    from .data.rr import load_rr, model_input
+    from .paths import data_root
+
+    texts = [model_input(s.text) or "." for doc in load_rr(data_root(data_dir), "train") for s in doc.sentences]
+    if not texts:
+        raise BaselinesError("the LegalEval training file holds no sentences")
+    return texts[:n]
+
+
+def backend_encoder(encoder: str | None, backend: str, max_seq_length: int | None, batch_size: int):
+    """A function texts -> unit vectors for `backend`, bypassing the encoding cache."""
+    if backend == "torch":
+        from .encoders import load_encoder
+
+        model = load_encoder(encoder, max_seq_length)
+        return lambda texts: model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
+                                          normalize_embeddings=True, show_progress_bar=False)
+    from .onnx_encoder import load_onnx_encoder
+
+    model = load_onnx_encoder(encoder, backend, max_seq_length)
+    return lambda texts: model.encode(texts, batch_size)
+
+
+def benchmark_encoders(data_dir=None, encoder: str | None = None, n: int = 2000, repeats: int = 3,
+                       backends: tuple[str, ...] = BACKENDS, max_seq_length: int | None = None,
+                       batch_size: int = 64) -> dict:
+    """Per backend: sentences/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
+    cosine of its vectors with torch's (fp32 sentence-transformers)."""
+    if n < 1 or repeats < 1:
+        raise BaselinesError("benchmark: --n and --repeats must be at least 1")
+    texts = rr_sentences(data_dir, n)
+    encoders = {b: backend_encoder(encoder, b, max_seq_length, batch_size) for b in ("torch", *backends)}
+    for encode in encoders.values():
+        encode(texts[:batch_size])  # warm-up: exports, loads and allocates outside the timed runs
+    seconds: dict[str, list[float]] = {b: [] for b in backends}
+    vectors: dict[str, np.ndarray] = {}
+    for _ in range(repeats):
+        for backend in backends:
+            start = time.perf_counter()
+            vectors[backend] = np.asarray(encoders[backend](texts), dtype=np.float32)
+            seconds[backend].append(time.perf_counter() - start)
+    reference = vectors["torch"] if "torch" in vectors else np.asarray(encoders["torch"](texts), dtype=np.float32)
+    rows = {}
+    for backend in backends:
+        rates = [len(texts) / s for s in seconds[backend]]
+        cosines = (vectors[backend] * reference).sum(axis=1)
+        rows[backend] = {"sentences_per_s": {"median": round(statistics.median(rates), 1),
+                                             "min": round(min(rates), 1), "max": round(max(rates), 1)},
+                         "cosine_to_torch": {"mean": round(float(cosines.mean()), 6),
+                                             "min": round(float(cosines.min()), 6)}}
+    return {"encoder": encoder or "minilm", "sentences": len(texts), "repeats": repeats, "batch_size": batch_size,
+            "max_seq_length": max_seq_length, "cpu_count": os.cpu_count(), "machine": platform.processor() or
+            platform.machine(), "backends": rows}
+
+
+def write_benchmark(report: dict, out: Path) -> Path:
+    """`report` as JSON at `out`, written to a temporary file and renamed."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(report, indent=1) + "\n")
+    os.replace(tmp, out)
+    return out
+
+
+def render_benchmark(report: dict) -> str:
+    """A small text table of a benchmark report."""
+    lines = [f"{report['sentences']} RR sentences, {report['repeats']} repeats, encoder {report['encoder']}",
+             f"{'backend':<10} {'sent/s median':>13} {'min':>8} {'max':>8} {'cos mean':>9} {'cos min':>8}"]
+    for backend, row in report["backends"].items():
+        speed, cos = row["sentences_per_s"], row["cosine_to_torch"]
+        lines.append(f"{backend:<10} {speed['median']:>13} {speed['min']:>8} {speed['max']:>8} "
+                     f"{cos['mean']:>9} {cos['min']:>8}")
+    return "\n".join(lines)

@@ -1,0 +1,121 @@
+"""ONNX Runtime encoding backends on the packaged all-MiniLM-L6-v2: fidelity to torch, cache keys, re-export."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from baselines.encoders import EncodingCache, encode, encoder_key, load_encoder
+from baselines.errors import BaselinesError
+
+pytest.importorskip("onnxruntime")
+pytest.importorskip("onnx")
+
+from baselines import onnx_encoder  # noqa: E402
+
+TEXTS = ["The appeal is dismissed.",
+         "Learned counsel for the appellant submitted that the High Court erred in reversing the acquittal. " * 6,
+         "Heard.",
+         "Section 302 of the Indian Penal Code reads as follows:",
+         "Whether the respondent was entitled to the benefit of the notification is the question before us.",
+         "word " * 400]  # longer than the encoder's limit: truncated
+
+
+@pytest.fixture(scope="module")
+def onnx_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("onnx-cache")
+
+
+@pytest.fixture
+def shared_cache(onnx_cache, monkeypatch):
+    """One cache folder for this module, so each backend is exported once."""
+    monkeypatch.setenv("BASELINES_CACHE", str(onnx_cache))
+    return onnx_cache
+
+
+def torch_vectors(texts):
+    return load_encoder(None).encode(texts, convert_to_numpy=True, normalize_embeddings=True,
+                                     show_progress_bar=False)
+
+
+def test_onnx_fp32_matches_torch_in_input_order(shared_cache):
+    vectors = onnx_encoder.load_onnx_encoder(None, "onnx").encode(TEXTS, batch_size=2)
+    cosines = (vectors * torch_vectors(TEXTS)).sum(axis=1)
+    assert vectors.dtype == np.float32 and vectors.shape == (len(TEXTS), 384)
+    assert cosines.min() > 0.999, cosines
+    assert (shared_cache / "onnx" / f"{encoder_key(None)}-fp32" / "model.onnx").is_file()
+
+
+def test_onnx_int8_close_to_torch(shared_cache):
+    vectors = onnx_encoder.load_onnx_encoder(None, "onnx-int8").encode(TEXTS, batch_size=4)
+    cosines = (vectors * torch_vectors(TEXTS)).sum(axis=1)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert cosines.mean() > 0.98 and cosines.min() > 0.95, cosines
+
+
+def test_encoding_cache_keys_differ_by_backend(shared_cache):
+    folders = {b: EncodingCache(None, backend=b).folder for b in onnx_encoder.BACKENDS}
+    assert len(set(folders.values())) == 3
+    assert folders["torch"].name == encoder_key(None, None)  # torch keeps the key of existing caches
+    cached = encode(TEXTS[:3], backend="onnx-int8", progress=False)
+    assert list(folders["onnx-int8"].glob("*.npy")) and not folders["onnx"].exists()
+    again = EncodingCache(None, backend="onnx-int8")
+    assert len(again.index) == 3 and np.allclose(again.encode(TEXTS[:3]), cached)
+
+
+def test_unknown_backend_is_refused_by_methods(shared_cache):
+    from baselines.methods.scalr_similarity import EmbedChooser
+
+    with pytest.raises(BaselinesError, match="onnx-int8"):
+        EncodingCache(None, backend="tensorrt")
+    with pytest.raises(BaselinesError, match="backend must be one of"):
+        EmbedChooser(encode_backend="onnx-fp16").predict([])  # the field reaches the encoder, even with no items
+
+
+def test_corrupted_export_is_exported_again(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
+    onnx_encoder.exported_session(None, "onnx")
+    model = onnx_encoder.model_folder(None, "onnx") / "model.onnx"
+    model.write_bytes(model.read_bytes()[:5000])  # a truncated file onnxruntime cannot load
+    session = onnx_encoder.exported_session(None, "onnx")
+    assert "unloadable" in caplog.text and model.stat().st_size > 1_000_000
+    assert [i.name for i in session.get_inputs()][:2] == ["input_ids", "attention_mask"]
+    assert not [p for p in model.parent.parent.iterdir() if p.name.startswith(".")]  # no temporary folder left
+
+
+def test_missing_onnxruntime_says_how_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime now raises ImportError
+    with pytest.raises(BaselinesError, match=r'pip install -e "\.\[onnx\]"'):
+        encode(["x"], max_seq_length=17, backend="onnx", progress=False)
+    assert not (tmp_path / "onnx").exists()
+
+
+def test_benchmark_encoders_command(shared_cache, data_dir, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from baselines.cli import app
+
+    out = tmp_path / "bench.json"
+    encodings = set((shared_cache / "encodings").glob("*"))
+    result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(data_dir), "--n", "40",
+                                      "--repeats", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["sentences"] == 40 and list(report["backends"]) == ["torch", "onnx", "onnx-int8"]
+    assert report["backends"]["onnx"]["cosine_to_torch"]["min"] > 0.999
+    speed = report["backends"]["onnx-int8"]["sentences_per_s"]
+    assert 0 < speed["min"] <= speed["median"] <= speed["max"]
+    assert set((shared_cache / "encodings").glob("*")) == encodings  # the benchmark bypasses the encoding cache
+
+
+def test_benchmark_refuses_bad_counts(tmp_path):
+    from typer.testing import CliRunner
+
+    from baselines.cli import app
+
+    result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(tmp_path), "--n", "0"])
+    assert result.exit_code == 2 and "at least 1" in result.output
