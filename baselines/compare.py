@@ -67,7 +67,7 @@ def collect(task: Task, results_dir, split: str, segmenter: str | None = None, t
             only: list[str] | None = None) -> tuple[list[System], list[str]]:
     """Systems whose runs match the wanted variant; an unreadable run is named in a note and skipped."""
     files, notes, systems = run_files(task.name, results_dir), [], []
-    if only:
+    if only and files:
         known = {path.parent.parent.name for path in files}
         unknown = [name for name in only if name not in known]
         if unknown:
@@ -78,7 +78,7 @@ def collect(task: Task, results_dir, split: str, segmenter: str | None = None, t
             result = read_json(path)
             if not _wanted(result, split, segmenter, test_file):
                 continue
-            systems.append(load_system(task, path, display_name(path.parent.parent.name, result)))
+            systems.append(load_system(task, path, display_name(path.parent.parent.name, result), result))
         except DataError as error:
             notes.append(f"left out {path.parent}: {error}")
     if not systems:
@@ -125,9 +125,9 @@ def same_references(systems: list[System], reference: System) -> tuple[list[Syst
     return kept, notes
 
 
-def load_system(task: Task, path: Path, name: str) -> System:
-    """A results file and the samples beside it, checked against each other."""
-    result = read_json(path)
+def load_system(task: Task, path: Path, name: str, result: dict | None = None) -> System:
+    """A results file (`result`: its contents, when already read) and the samples beside it, checked against each other."""
+    result = read_json(path) if result is None else result
     problem = _schema_problem(result, task)
     if problem:
         raise DataError(f"{problem}; written by another version? Re-run the evaluation to regenerate it", path)

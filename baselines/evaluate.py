@@ -1,6 +1,7 @@
 """The one scoring path: predictions (ours or an LLM's) joined to references by id, then metrics."""
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -64,18 +65,21 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str
 
 def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
     """A given label as the item's label: exact, through the aliases, without surrounding white space
-    (" A"), or for zero-padded numeric labels by value (7 or "7" for "007"); anything else is no answer."""
+    (" A"), or for zero-padded numeric labels by value (7 or "7" for "007"); anything else is no answer.
+    The extractor's own matcher decides, counting only its exact matches (no case folding)."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
         return None
-    value = value.strip()
-    value = aliases.get(value, value)
-    if value in reference.labels:
-        return value
-    if value.isdigit() and reference.labels and all(label.isdigit() for label in reference.labels):
-        return next((label for label in reference.labels if int(label) == int(value)), None)
-    return None
+    label, exact = _matcher(tuple(reference.labels), tuple(sorted(aliases.items())))(value.strip())
+    return label if exact else None
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]):
+    from .answer_tokens import Matcher
+
+    return Matcher(labels, dict(aliases))
 
 
 def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:
@@ -97,7 +101,7 @@ def join(predictions: list[dict], references: list[Reference], missing: str) -> 
     if absent and missing == "error":
         raise BaselinesError(
             f"{len(absent)} of {len(references)} references have no prediction: {_show(absent)} "
-            "(use --missing wrong to count them as wrong, or --missing skip to score the covered subset)"
+            "(use --missing wrong to count them as wrong, or --only-present to score the covered subset)"
         )
     pairs = [(ref, by_id.get(ref.id)) for ref in references if missing != "skip" or ref.id in by_id]
     return pairs, len(absent)

@@ -57,18 +57,22 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
 
 
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
-                  config: Path | None, overrides: dict | None) -> Method:
-    """A saved model when one exists (or is given); stateless methods are built from their config."""
+                  config: Path | None, overrides: dict | None, scored_split: str | None = None) -> Method:
+    """A saved model when one exists (or is given); stateless methods are built from their config.
+
+    `scored_split`: the split the model is about to be scored on; a model fit on that very split is refused."""
     if not method_class(task.name, method_name).needs_fit and not model:
         return build_method(task.name, method_name, config, overrides)
     folder = Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
     if (folder / "config.json").is_file():
-        saved = read_json(folder / "config.json")["params"]  # a value the model was trained with is no override
+        saved_config = read_json(folder / "config.json")
+        saved = saved_config["params"]  # a value the model was trained with is no override
         given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
         differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
         if differing:
             raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "
                                  "--config/--set/--encoder do not apply to it (retrain with them, or evaluate with --cv K)")
+        check_not_in_sample(task, scored_split, folder, saved_config.get("trained_on") or {})
         return Method.load(folder)
     if model:
         raise BaselinesError(f"{model} is not a model folder (no config.json)")
@@ -100,10 +104,7 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
         method = build_method(task_name, method_name, config, overrides)
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
-                               config=config, overrides=overrides)
-        if not test_file:
-            check_not_in_sample(task, split, model or model_folder(models_root(models_dir), task.name,
-                                                                    name or method_name))
+                               config=config, overrides=overrides, scored_split=None if test_file else split)
     records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
     references = task.references(records)
     variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
@@ -132,11 +133,9 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     return result, folder
 
 
-def check_not_in_sample(task: Task, split: str, folder: Path) -> None:
+def check_not_in_sample(task: Task, split: str | None, folder: Path, trained_on: dict) -> None:
     """Refuse to score a model on the very split it was fit on (tasks without a train split fit on it)."""
-    config_path = Path(folder) / "config.json"
-    trained_on = read_json(config_path).get("trained_on") or {} if config_path.is_file() else {}
-    if trained_on.get("split") == split and not trained_on.get("file"):
+    if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
         raise BaselinesError(f"{folder} was fit on the {task.name} {split} items themselves: scoring it there would "
                              "be an in-sample figure. Evaluate with --cv K, or on other items with --test-file")
 
