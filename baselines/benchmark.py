@@ -1,4 +1,5 @@
-"""Speed and fidelity of the sentence-encoding backends on the same RR training sentences, without the cache."""
+"""Speed and fidelity of the sentence-encoding backends on the same texts (RR training sentences or CaselawQA
+opinion chunks as embed-linear cuts them), without the cache."""
 from __future__ import annotations
 
 import json
@@ -25,6 +26,26 @@ def rr_sentences(data_dir, n: int) -> list[str]:
     return texts[:n]
 
 
+def caselawqa_chunks(data_dir, n: int) -> list[str]:
+    """The first `n` opinion chunks that CaselawQA `embed-linear` encodes (its default budget), training split."""
+    from .data.caselawqa import load_caselawqa
+    from .methods.caselawqa_common import unique_opinions
+    from .methods.caselawqa_embed import CaselawEmbedLinear, opinion_chunks
+    from .paths import data_root
+
+    budget = CaselawEmbedLinear()
+    chunks: list[str] = []
+    for text in unique_opinions(load_caselawqa(data_root(data_dir), "train"))[1]:
+        head, tail = opinion_chunks(text, budget.chunk_words, budget.head_chunks, budget.tail_chunks)
+        chunks.extend(dict.fromkeys(head + tail))
+        if len(chunks) >= n:
+            break
+    return chunks[:n]
+
+
+CORPORA = {"rr": (rr_sentences, None), "caselawqa": (caselawqa_chunks, 128)}  # name -> (texts, max_seq_length)
+
+
 def backend_encoder(encoder: str | None, backend: str, max_seq_length: int | None, batch_size: int):
     """A function texts -> unit vectors for `backend`, bypassing the encoding cache."""
     if backend == "torch":
@@ -41,12 +62,17 @@ def backend_encoder(encoder: str | None, backend: str, max_seq_length: int | Non
 
 def benchmark_encoders(data_dir=None, encoder: str | None = None, n: int = 2000, repeats: int = 3,
                        backends: tuple[str, ...] = BACKENDS, max_seq_length: int | None = None,
-                       batch_size: int = 64) -> dict:
-    """Per backend: sentences/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
-    cosine of its vectors with torch's (fp32 sentence-transformers)."""
+                       batch_size: int = 64, corpus: str = "rr") -> dict:
+    """Per backend: texts/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
+    cosine of its vectors with torch's (fp32 sentence-transformers). `corpus` is rr (sentences, the encoder's
+    own token limit) or caselawqa (opinion chunks, 128 tokens as embed-linear encodes them)."""
     if n < 1 or repeats < 1:
         raise BaselinesError("benchmark: --n and --repeats must be at least 1")
-    texts = rr_sentences(data_dir, n)
+    if corpus not in CORPORA:
+        raise BaselinesError(f"benchmark: --texts must be one of {', '.join(CORPORA)}, got {corpus!r}")
+    read_texts, corpus_length = CORPORA[corpus]
+    texts = read_texts(data_dir, n)
+    max_seq_length = max_seq_length or corpus_length
     encoders = {b: backend_encoder(encoder, b, max_seq_length, batch_size) for b in ("torch", *backends)}
     for encode in encoders.values():
         encode(texts[:batch_size])  # warm-up: exports, loads and allocates outside the timed runs
@@ -62,13 +88,13 @@ def benchmark_encoders(data_dir=None, encoder: str | None = None, n: int = 2000,
     for backend in backends:
         rates = [len(texts) / s for s in seconds[backend]]
         cosines = (vectors[backend] * reference).sum(axis=1)
-        rows[backend] = {"sentences_per_s": {"median": round(statistics.median(rates), 1),
-                                             "min": round(min(rates), 1), "max": round(max(rates), 1)},
+        rows[backend] = {"texts_per_s": {"median": round(statistics.median(rates), 1),
+                                         "min": round(min(rates), 1), "max": round(max(rates), 1)},
                          "cosine_to_torch": {"mean": round(float(cosines.mean()), 6),
                                              "min": round(float(cosines.min()), 6)}}
-    return {"encoder": encoder or "minilm", "sentences": len(texts), "repeats": repeats, "batch_size": batch_size,
-            "max_seq_length": max_seq_length, "cpu_count": os.cpu_count(), "machine": platform.processor() or
-            platform.machine(), "backends": rows}
+    return {"encoder": encoder or "minilm", "texts": corpus, "n_texts": len(texts), "repeats": repeats,
+            "batch_size": batch_size, "max_seq_length": max_seq_length, "cpu_count": os.cpu_count(),
+            "machine": platform.processor() or platform.machine(), "backends": rows}
 
 
 def write_benchmark(report: dict, out: Path) -> Path:
@@ -83,10 +109,12 @@ def write_benchmark(report: dict, out: Path) -> Path:
 
 def render_benchmark(report: dict) -> str:
     """A small text table of a benchmark report."""
-    lines = [f"{report['sentences']} RR sentences, {report['repeats']} repeats, encoder {report['encoder']}",
-             f"{'backend':<10} {'sent/s median':>13} {'min':>8} {'max':>8} {'cos mean':>9} {'cos min':>8}"]
+    what = "CaselawQA opinion chunks" if report.get("texts") == "caselawqa" else "RR sentences"
+    lines = [f"{report['n_texts']} {what}, {report['repeats']} repeats, encoder {report['encoder']}, "
+             f"max_seq_length {report['max_seq_length'] or 'the encoder limit'}",
+             f"{'backend':<10} {'texts/s median':>14} {'min':>8} {'max':>8} {'cos mean':>9} {'cos min':>8}"]
     for backend, row in report["backends"].items():
-        speed, cos = row["sentences_per_s"], row["cosine_to_torch"]
-        lines.append(f"{backend:<10} {speed['median']:>13} {speed['min']:>8} {speed['max']:>8} "
+        speed, cos = row["texts_per_s"], row["cosine_to_torch"]
+        lines.append(f"{backend:<10} {speed['median']:>14} {speed['min']:>8} {speed['max']:>8} "
                      f"{cos['mean']:>9} {cos['min']:>8}")
     return "\n".join(lines)

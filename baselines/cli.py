@@ -284,13 +284,14 @@ app.add_typer(benchmark_app, name="benchmark")
 
 @benchmark_app.command("encoders")
 def benchmark_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional[str] = Encoder,
-                               n: int = typer.Option(2000, "--n", help="First N RR training sentences to encode."),
+                               n: int = typer.Option(2000, "--n", help="First N texts of the corpus to encode."),
+                               texts: str = typer.Option("rr", "--texts", help="rr: RR training sentences; caselawqa: opinion chunks as embed-linear encodes them (128 tokens)."),
                                repeats: int = typer.Option(3, "--repeats", help="Interleaved timed runs per backend."),
                                out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
-    """Sentences/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's."""
+    """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's."""
     from .benchmark import benchmark_encoders, render_benchmark, write_benchmark
 
-    report = guarded(benchmark_encoders, data_dir, encoder, n=n, repeats=repeats)
+    report = guarded(benchmark_encoders, data_dir, encoder, n=n, repeats=repeats, corpus=texts)
     typer.echo(render_benchmark(report))
     if out is not None:
         typer.echo(f"wrote {guarded(write_benchmark, report, out)}")

@@ -12,6 +12,7 @@ import numpy as np
 
 from .errors import BaselinesError
 from .encoder_names import DEFAULT_ENCODER, encoder_key, resolve_encoder  # noqa: F401  (re-exported)
+from .onnx_encoder import DEFAULT_BACKEND
 from .paths import cache_root  # noqa: F401  (re-exported: the one place that reads $BASELINES_CACHE)
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ class EncodingCache:
     """Normalised embeddings on disk: one folder per encoder, appended in shards (.npy + .keys)."""
 
     def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None,
-                 backend: str = "torch"):
+                 backend: str = DEFAULT_BACKEND):
         from .onnx_encoder import check_backend
 
         self.encoder = encoder
@@ -146,7 +147,7 @@ class EncodingCache:
 
 
 def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | None = None,
-           batch_size: int = 64, progress: bool = True, backend: str = "torch") -> np.ndarray:
+           batch_size: int = 64, progress: bool = True, backend: str = DEFAULT_BACKEND) -> np.ndarray:
     """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM),
     computed by `backend`: torch (sentence-transformers), onnx or onnx-int8 (baselines.onnx_encoder)."""
     return EncodingCache(encoder, max_seq_length, backend=backend).encode(texts, batch_size=batch_size,

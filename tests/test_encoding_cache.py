@@ -42,7 +42,7 @@ def shard_file(root):
 
 @pytest.mark.parametrize("damage", ["truncated", "empty", "zeroed", "zeroed-without-checksum"])
 def test_a_damaged_shard_is_encoded_again_with_a_warning(damage, fake, tmp_path, caplog):
-    first = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+    first = EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False)
     npy = shard_file(tmp_path)
     data = npy.read_bytes()
     if damage == "truncated":
@@ -54,17 +54,17 @@ def test_a_damaged_shard_is_encoded_again_with_a_warning(damage, fake, tmp_path,
         if damage == "zeroed-without-checksum":  # a shard written before checksums existed
             npy.with_suffix(".sha256").unlink()
     with caplog.at_level(logging.WARNING, logger="baselines.encoders"):
-        again = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+        again = EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False)
     assert np.allclose(again, first) and fake.calls == 2 * len(TEXTS)
     assert "is damaged" in caplog.text and "encoded again" in caplog.text
     assert list((tmp_path / "encodings" / "fake").glob("*.damaged"))
     fake.calls = 0
-    assert np.allclose(EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False), first)
+    assert np.allclose(EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False), first)
     assert fake.calls == 0  # the re-encoded shard is whole
 
 
 def test_a_whole_cache_is_read_without_encoding(fake, tmp_path):
-    first = EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False)
+    first = EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False)
     fake.calls = 0
-    assert np.array_equal(EncodingCache("fake", root=tmp_path).encode(TEXTS, progress=False), first)
+    assert np.array_equal(EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False), first)
     assert fake.calls == 0 and shard_file(tmp_path).with_suffix(".sha256").is_file()

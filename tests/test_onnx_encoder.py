@@ -87,7 +87,7 @@ def test_corrupted_export_is_exported_again(tmp_path, monkeypatch, caplog):
 def test_missing_onnxruntime_says_how_to_install(monkeypatch, tmp_path):
     monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime now raises ImportError
-    with pytest.raises(BaselinesError, match=r'pip install -e "\.\[onnx\]"'):
+    with pytest.raises(BaselinesError, match=r"pip install onnxruntime onnx"):
         encode(["x"], max_seq_length=17, backend="onnx", progress=False)
     assert not (tmp_path / "onnx").exists()
 
@@ -105,9 +105,9 @@ def test_benchmark_encoders_command(shared_cache, data_dir, tmp_path):
                                       "--repeats", "2", "--out", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
-    assert report["sentences"] == 40 and list(report["backends"]) == ["torch", "onnx", "onnx-int8"]
+    assert report["n_texts"] == 40 and list(report["backends"]) == ["torch", "onnx", "onnx-int8"]
     assert report["backends"]["onnx"]["cosine_to_torch"]["min"] > 0.999
-    speed = report["backends"]["onnx-int8"]["sentences_per_s"]
+    speed = report["backends"]["onnx-int8"]["texts_per_s"]
     assert 0 < speed["min"] <= speed["median"] <= speed["max"]
     assert set((shared_cache / "encodings").glob("*")) == encodings  # the benchmark bypasses the encoding cache
 
@@ -119,3 +119,51 @@ def test_benchmark_refuses_bad_counts(tmp_path):
 
     result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(tmp_path), "--n", "0"])
     assert result.exit_code == 2 and "at least 1" in result.output
+
+
+def test_benchmark_on_caselawqa_chunks(shared_cache, data_dir):
+    from baselines.benchmark import benchmark_encoders, caselawqa_chunks, render_benchmark
+
+    chunks = caselawqa_chunks(data_dir, 12)
+    assert len(chunks) == 12 and all(len(c.split()) <= 96 for c in chunks) and len(set(chunks)) == 12
+    report = benchmark_encoders(data_dir, n=12, repeats=1, backends=("onnx",), corpus="caselawqa")
+    assert report["texts"] == "caselawqa" and report["max_seq_length"] == 128  # as embed-linear encodes them
+    assert report["backends"]["onnx"]["cosine_to_torch"]["min"] > 0.999
+    assert "12 CaselawQA opinion chunks" in render_benchmark(report)
+    with pytest.raises(BaselinesError, match="rr, caselawqa"):
+        benchmark_encoders(data_dir, n=12, corpus="scalr")
+
+
+def test_model_folder_carries_its_exported_encoder(shared_cache, tmp_path):
+    """A model saved with an onnx backend predicts from a cache that never exported the encoder."""
+    import shutil
+
+    from baselines.methods.base import Method
+    from baselines.methods.scalr_similarity import EmbedChooser
+
+    chooser = EmbedChooser()
+    assert chooser.encode_backend == "onnx-int8"  # the default
+    chooser.save(tmp_path / "embed")
+    bundled = list((tmp_path / "embed" / "encoders").glob("*/model.onnx"))
+    exported = onnx_encoder.model_folder(None, "onnx-int8")
+    assert [b.parent.name for b in bundled] == [exported.name]
+    before = onnx_encoder.load_onnx_encoder(None, "onnx-int8").encode(TEXTS[:3])
+    shutil.rmtree(exported)
+    onnx_encoder._ENCODERS.clear()
+    Method.load(tmp_path / "embed")
+    assert (exported / "model.onnx").read_bytes() == bundled[0].read_bytes()
+    assert np.array_equal(onnx_encoder.load_onnx_encoder(None, "onnx-int8").encode(TEXTS[:3]), before)
+
+
+def test_folders_saved_before_the_backend_was_recorded_encode_with_torch(tmp_path):
+    import json
+
+    from baselines.methods.base import Method
+    from baselines.methods.scalr_similarity import EmbedChooser
+
+    EmbedChooser(encode_backend="onnx").save(tmp_path / "old")
+    config = json.loads((tmp_path / "old" / "config.json").read_text())
+    del config["params"]["encode_backend"]
+    (tmp_path / "old" / "config.json").write_text(json.dumps(config))
+    assert Method.load(tmp_path / "old").encode_backend == "torch"
+    assert EmbedChooser().encode_backend == "onnx-int8"

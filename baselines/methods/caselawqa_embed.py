@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BaselinesError
+from ..onnx_encoder import DEFAULT_BACKEND
 from ..records import ChoiceItem
 from .blocks import apply_flat
 from .caselawqa_common import unique_opinions
@@ -61,7 +62,7 @@ class CaselawEmbedLinear(PerTaskHeads):
 
     encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder or hub name
     max_seq_length: int = 128
-    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
     chunk_words: int = 96
     head_chunks: int = 2
     tail_chunks: int = 2

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.rr import Document, model_input
+from ..onnx_encoder import DEFAULT_BACKEND
 from .blocks import apply_flat
 
 LEXICAL = [  # (name, pattern searched in the lower-cased sentence)
@@ -36,7 +37,7 @@ class FeatureSettings:
 
     encoder: str = "minilm"  # sentence-transformer: local folder, hub name or 'minilm' (packaged all-MiniLM-L6-v2)
     max_seq_length: int | None = None  # None: the encoder's own limit
-    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
     encode_batch_size: int = 64
     surface_features: bool = True  # relative position, length, casing and a few legal cue words
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
@@ -62,7 +63,7 @@ def sentence_features(doc: Document) -> np.ndarray:
 
 
 def embed_documents(docs: list[Document], encoder: str, max_seq_length: int | None, batch_size: int,
-                    progress: bool = True, backend: str = "torch") -> list[np.ndarray]:
+                    progress: bool = True, backend: str = DEFAULT_BACKEND) -> list[np.ndarray]:
     """Per document, a (n_sentences, dim) array of cached, normalised sentence embeddings."""
     from ..encoders import encode
 

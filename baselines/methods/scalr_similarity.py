@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BaselinesError
+from ..onnx_encoder import DEFAULT_BACKEND
 from ..records import ChoiceItem
 from .base import Method
 from .blocks import apply_flat
@@ -57,7 +58,7 @@ class EmbedChooser(Method):
 
     encoder: str = "minilm"  # a local folder, a hub name, or 'minilm' (packaged all-MiniLM-L6-v2)
     max_seq_length: int | None = None  # None: the encoder's own limit
-    encode_backend: str = "torch"  # encoding backend: torch | onnx | onnx-int8 (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
     batch_size: int = 32
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
