@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import BaselinesError
-from .onnx_encoder import BACKENDS
+from .onnx_encoder import CONCRETE
 
 
 def rr_sentences(data_dir, n: int) -> list[str]:
@@ -61,7 +61,7 @@ def backend_encoder(encoder: str | None, backend: str, max_seq_length: int | Non
 
 
 def benchmark_encoders(data_dir=None, encoder: str | None = None, n: int = 2000, repeats: int = 3,
-                       backends: tuple[str, ...] = BACKENDS, max_seq_length: int | None = None,
+                       backends: tuple[str, ...] = CONCRETE, max_seq_length: int | None = None,
                        batch_size: int = 64, corpus: str = "rr") -> dict:
     """Per backend: texts/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
     cosine of its vectors with torch's (fp32 sentence-transformers). `corpus` is rr (sentences, the encoder's

@@ -22,7 +22,7 @@ Force = typer.Option(False, "--force", help="Replace a scored run of the same na
 Method = typer.Option(None, "--method", "-m", help="Method name (see `baselines ls`); default: the task's default.")
 Config = typer.Option(None, "--config", help="A named variant in configs/<task>/ (its name is then the default --name) or a YAML file.")
 Sets = typer.Option(None, "--set", help="Override a config value: key=value (repeatable).")
-Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder or hub name (default: packaged all-MiniLM-L6-v2).")
+Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder (a hub name needs --set encode_backend=torch; default: packaged all-MiniLM-L6-v2).")
 Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ and results/<task>/ (default: the method).")
 Tasks = typer.Option(None, "--tasks", help="CaselawQA: comma-separated subset of task names.")
 Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")

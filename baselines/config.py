@@ -15,6 +15,14 @@ import yaml
 from .errors import BaselinesError
 
 
+FORMER_DEFAULTS = {"encode_backend": "torch"}  # parameter -> its default before configs recorded it
+
+
+def with_former_defaults(saved: dict, known: set | dict) -> dict:
+    """`saved` parameters plus the former default of each parameter in `known` that `saved` does not record
+    (a model or run saved before `encode_backend` existed was encoded with torch)."""
+    return {**{k: v for k, v in FORMER_DEFAULTS.items() if k in known and k not in saved}, **saved}
+
 def config_path(task: str, method: str) -> Path:
     """configs/<task>/<method>.yaml under the configs folder (see paths.configs_root)."""
     from .paths import configs_root

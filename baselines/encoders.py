@@ -51,12 +51,12 @@ class EncodingCache:
 
     def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None,
                  backend: str = DEFAULT_BACKEND):
-        from .onnx_encoder import check_backend
+        from .onnx_encoder import resolve_backend
 
         self.encoder = encoder
         self.max_seq_length = max_seq_length
-        self.backend = check_backend(backend)
-        key = encoder_key(encoder, max_seq_length) + ("" if backend == "torch" else f"-{backend}")
+        self.backend = resolve_backend([encoder], backend)
+        key = encoder_key(encoder, max_seq_length) + ("" if self.backend == "torch" else f"-{self.backend}")
         self.folder = (root or cache_root()) / "encodings" / key
         self.index: dict[str, tuple[int, int]] = {}
         self.shards: list[np.ndarray] = []
@@ -149,6 +149,6 @@ class EncodingCache:
 def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | None = None,
            batch_size: int = 64, progress: bool = True, backend: str = DEFAULT_BACKEND) -> np.ndarray:
     """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM),
-    computed by `backend`: torch (sentence-transformers), onnx or onnx-int8 (baselines.onnx_encoder)."""
+    computed by `backend`: auto, torch (sentence-transformers), onnx or onnx-int8 (baselines.onnx_encoder)."""
     return EncodingCache(encoder, max_seq_length, backend=backend).encode(texts, batch_size=batch_size,
                                                                           progress=progress)

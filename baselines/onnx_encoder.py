@@ -1,7 +1,8 @@
 """Sentence encoding with ONNX Runtime: the encoder's transformer exported once to ONNX (fp32, or int8 weights
 quantised per channel), then mean pooling and L2 normalisation in numpy, as sentence-transformers does.
 
-Backends: `onnx-int8` (the default), `onnx` (fp32) and `torch` (sentence-transformers itself). Exported models
+Backends: `onnx-int8`, `onnx` (fp32) and `torch` (sentence-transformers itself); `auto` (the default) is
+onnx-int8 for an encoder whose int8 vectors stay close to its fp32 ones (MiniLM), else onnx. Exported models
 are kept under <cache>/onnx/<encoder key>-<precision>/model.onnx, and a copy travels in every model folder
 trained with them (encoder_bundle).
 """
@@ -12,6 +13,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -21,11 +23,67 @@ from .errors import BaselinesError
 from .paths import cache_root
 
 logger = logging.getLogger(__name__)
-BACKENDS = ("torch", "onnx", "onnx-int8")
-DEFAULT_BACKEND = "onnx-int8"  # within the paired intervals of fp32 on every benchmark (README)
+BACKENDS = ("auto", "torch", "onnx", "onnx-int8")
+CONCRETE = ("torch", "onnx", "onnx-int8")
+DEFAULT_BACKEND = "auto"  # onnx-int8 where its vectors stay close to fp32 (FIDELITY), else onnx (fp32)
+FIDELITY = 0.98  # least mean cosine of int8 with fp32 vectors on CHECK_TEXTS for `auto` to choose int8
+CHECK_TEXTS = (  # a fixed probe of the int8 export: legal sentences of many lengths and shapes
+    "The appeal is dismissed.", "Heard learned counsel for the parties.", "No order as to costs.",
+    "The petitioner was appointed as a constable in the year 1998 and was dismissed from service in 2004.",
+    "Section 302 of the Indian Penal Code reads as follows:",
+    "Whether the High Court was justified in reversing the order of acquittal is the question before us.",
+    "Learned counsel for the respondent submitted that the notification was issued without jurisdiction "
+    "and that the assessee was entitled to the exemption claimed for the relevant assessment years.",
+    "In our opinion, the Tribunal erred in law in holding that the transaction amounted to a sale.",
+    "The accused, who was found in possession of the stolen articles, offered no explanation for it.",
+    "Holding that the Fourth Amendment does not require a warrant for the search of a vehicle.",
+    "Whether a state may tax the income of a nonresident earned within its borders.",
+    "1. Leave granted.", "(ii) the date of the agreement;", "ORDER", "JUDGMENT",
+    "The plaintiff filed the suit for specific performance of the agreement of sale dated 12.03.1991.",
+    "We find no merit in this appeal, which is accordingly dismissed with costs quantified at Rs. 10,000.",
+    "The evidence of PW-1 and PW-2 is consistent and inspires confidence.",
+    "Article 14 forbids class legislation but does not forbid reasonable classification.",
+    "The sentence of imprisonment for life is maintained, and the fine is reduced to Rs. 5,000.",
+    "Whereas the respondent contends that the contract was frustrated by the supervening event.",
+    "It is well settled that the burden of proving the exception lies on the accused.",
+    "The trial court, relying upon the dying declaration, convicted the appellant under Section 304-B.",
+    "The matter is remitted to the High Court for fresh consideration in accordance with law.",
+)
 PRECISIONS = {"onnx": "fp32", "onnx-int8": "int8-per-channel"}
 INSTALL = "pip install onnxruntime onnx (dependencies of this package)"
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def resolve_backend(encoders: list, backend: str) -> str:
+    """`backend`, with `auto` made concrete: onnx-int8 when every encoder's int8 vectors keep a mean cosine
+    of at least FIDELITY with its fp32 vectors on CHECK_TEXTS, else onnx (fp32, which matches torch)."""
+    if check_backend(backend) != "auto":
+        return backend
+    for encoder in encoders:
+        cosines = int8_fidelity(encoder)
+        if cosines["mean"] < FIDELITY:
+            logger.warning("int8 encoding of %s is too lossy (cosine with fp32: mean %.3f, min %.3f): "
+                           "encoding with onnx (fp32)", encoder or "minilm", cosines["mean"], cosines["min"])
+            return "onnx"
+    return "onnx-int8"
+
+
+def int8_fidelity(encoder: str | None) -> dict:
+    """{"mean", "min"} cosine of the int8 export's vectors with the fp32 export's on CHECK_TEXTS, measured once
+    and kept in the int8 export's export.json (which travels with model folders)."""
+    record = ensure_exported(encoder, "onnx-int8") / "export.json"
+    info = json.loads(record.read_text()) if record.is_file() else {}
+    if "fidelity" not in info:
+        texts = list(CHECK_TEXTS)
+        fp32 = load_onnx_encoder(encoder, "onnx").encode(texts)
+        int8 = load_onnx_encoder(encoder, "onnx-int8").encode(texts)
+        cosines = (fp32 * int8).sum(axis=1)
+        info["fidelity"] = {"mean": round(float(cosines.mean()), 6), "min": round(float(cosines.min()), 6),
+                            "texts": len(texts)}
+        tmp = record.with_name(f".export.json.{os.getpid()}")
+        tmp.write_text(json.dumps(info) + "\n")
+        os.replace(tmp, record)
+    return info["fidelity"]
 
 
 def check_backend(backend: str) -> str:
@@ -59,8 +117,8 @@ def _source_folder(encoder: str | None) -> Path:
 
     folder = Path(resolve_encoder(encoder))
     if not (folder / "tokenizer.json").is_file():
-        raise BaselinesError(f"the onnx backends need a local encoder folder with a tokenizer.json; "
-                             f"{encoder!r} is not one")
+        raise BaselinesError(f"the onnx backends (onnx-int8 is the default) need a local encoder folder with a "
+                             f"tokenizer.json; {encoder!r} is not one: give such a folder, or --set encode_backend=torch")
     pooling = folder / "1_Pooling" / "config.json"
     if pooling.is_file() and not json.loads(pooling.read_text()).get("pooling_mode_mean_tokens", False):
         raise BaselinesError(f"the onnx backends support mean-pooling encoders only; {pooling} says otherwise")
@@ -89,6 +147,7 @@ def _export(source: Path, target: Path, backend: str) -> None:
     from transformers import AutoModel
 
     require_onnxruntime()
+    started = time.time()
     logger.warning("exporting encoder %s to ONNX (%s), once: %s", source.name, PRECISIONS[backend], target)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
@@ -113,11 +172,24 @@ def _export(source: Path, target: Path, backend: str) -> None:
             fp32.unlink()
         (work / "export.json").write_text(json.dumps({"source": str(source), "backend": backend,
                                                       "precision": PRECISIONS[backend]}) + "\n")
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(work, target)
+        install_folder(work, target, started)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def install_folder(work: Path, target: Path, started: float) -> None:
+    """Move the finished folder `work` to `target`. A model.onnx put there by another process since `started`
+    wins (concurrent exports or restores); an older folder (a damaged export) is replaced."""
+    model = target / "model.onnx"
+    if model.is_file() and model.stat().st_mtime >= started:
+        return
+    if target.exists():
+        shutil.rmtree(target, ignore_errors=True)
+    try:
+        os.replace(work, target)
+    except OSError:
+        if not model.is_file():  # not another process's finished folder: a real failure
+            raise
 
 
 def _session(path: Path):
@@ -206,8 +278,8 @@ _ENCODERS: dict = {}
 
 
 def load_onnx_encoder(encoder: str | None, backend: str, max_seq_length: int | None = None) -> OnnxEncoder:
-    """One OnnxEncoder per (encoder, backend, max_seq_length) in this process."""
-    key = (encoder, backend, max_seq_length)
+    """One OnnxEncoder per (encoder, backend, max_seq_length, cache folder) in this process."""
+    key = (encoder, backend, max_seq_length, str(cache_root()))
     if key not in _ENCODERS:
         _ENCODERS[key] = OnnxEncoder(encoder, backend, max_seq_length)
     return _ENCODERS[key]

@@ -16,6 +16,7 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .config import with_former_defaults
 from .errors import BaselinesError
 from .io import atomic_path, read_json, write_json, write_jsonl
 from .paths import results_root
@@ -93,9 +94,11 @@ def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, 
 
 
 def _shared_keys(old: dict | None, new: dict | None) -> tuple:
-    """Both configurations on the parameters both name (a parameter added since is no difference), as JSON."""
+    """Both configurations on the parameters both name (a parameter added since is no difference, unless its
+    default changed: then the old configuration had the former default), as JSON."""
     if old is None or new is None:
         return None, None
+    old = with_former_defaults(old, new)
     shared = sorted(set(old) & set(new))
     return _as_json({k: old[k] for k in shared}), _as_json({k: new[k] for k in shared})
 

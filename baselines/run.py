@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .config import config_file, read_config, resolve_config
+from .config import config_file, read_config, resolve_config, with_former_defaults
 from .errors import BaselinesError
 from .evaluate import Result, score
 from .folds import fold_assignment
@@ -24,7 +24,13 @@ KINDS = ("ours", "llm", "other")
 def build_method(task: str, method: str, config: Path | None = None, overrides: dict | None = None) -> Method:
     """A fresh, unfitted method with its resolved parameters."""
     klass = method_class(task, method)
-    return klass(**resolve_config(klass, task, method, config, overrides))
+    params = resolve_config(klass, task, method, config, overrides)
+    if params.get("encode_backend") == "auto":  # saved and recorded as the backend it stands for here
+        from .encoder_bundle import method_encoders
+        from .onnx_encoder import resolve_backend
+
+        params["encode_backend"] = resolve_backend(method_encoders(params), "auto")
+    return klass(**params)
 
 
 def load_split(task: Task, data_dir, split: str, path: Path | None = None, **options):
@@ -66,8 +72,8 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     folder = Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
     if (folder / "config.json").is_file():
         saved_config = read_json(folder / "config.json")
-        saved = saved_config["params"]  # a value the model was trained with is no override
         given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
+        saved = with_former_defaults(saved_config["params"], given)  # a value it was trained with is no override
         differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
         if differing:
             raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "

@@ -7,7 +7,7 @@ from importlib import metadata
 from pathlib import Path
 
 LIBRARIES = ("legal-baselines", "numpy", "scikit-learn", "torch", "pytorch-crf", "sentence-transformers",
-             "transformers", "spacy")
+             "transformers", "spacy", "onnxruntime", "onnx")
 
 
 def library_versions() -> dict[str, str | None]:

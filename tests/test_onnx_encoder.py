@@ -55,7 +55,7 @@ def test_onnx_int8_close_to_torch(shared_cache):
 
 
 def test_encoding_cache_keys_differ_by_backend(shared_cache):
-    folders = {b: EncodingCache(None, backend=b).folder for b in onnx_encoder.BACKENDS}
+    folders = {b: EncodingCache(None, backend=b).folder for b in onnx_encoder.CONCRETE}
     assert len(set(folders.values())) == 3
     assert folders["torch"].name == encoder_key(None, None)  # torch keeps the key of existing caches
     cached = encode(TEXTS[:3], backend="onnx-int8", progress=False)
@@ -142,7 +142,7 @@ def test_model_folder_carries_its_exported_encoder(shared_cache, tmp_path):
     from baselines.methods.scalr_similarity import EmbedChooser
 
     chooser = EmbedChooser()
-    assert chooser.encode_backend == "onnx-int8"  # the default
+    assert chooser.encode_backend == "auto"  # the default: int8 for MiniLM
     chooser.save(tmp_path / "embed")
     bundled = list((tmp_path / "embed" / "encoders").glob("*/model.onnx"))
     exported = onnx_encoder.model_folder(None, "onnx-int8")
@@ -166,4 +166,79 @@ def test_folders_saved_before_the_backend_was_recorded_encode_with_torch(tmp_pat
     del config["params"]["encode_backend"]
     (tmp_path / "old" / "config.json").write_text(json.dumps(config))
     assert Method.load(tmp_path / "old").encode_backend == "torch"
-    assert EmbedChooser().encode_backend == "onnx-int8"
+    assert EmbedChooser().encode_backend == "auto"
+
+
+def test_a_run_from_before_the_backend_was_recorded_is_not_replaced_by_an_int8_run(tmp_path):
+    """Its config has no encode_backend: it was torch, so an int8 run is another configuration."""
+    import json
+
+    from baselines.results_store import RESULTS_FILE, Variant, check_replace
+
+    variant = Variant(split="test", references="abc")
+    (tmp_path / RESULTS_FILE).write_text(json.dumps({"variant": {"references": "abc"},
+                                                     "meta": {"method": "embed", "config": {"batch_size": 64}}}))
+    with pytest.raises(BaselinesError, match="other configuration"):
+        check_replace(tmp_path, scored=False, force=False, variant=variant,
+                      config={"batch_size": 64, "encode_backend": "onnx-int8"})
+    check_replace(tmp_path, scored=False, force=False, variant=variant,
+                  config={"batch_size": 64, "encode_backend": "torch"})  # the same configuration: no refusal
+
+
+def test_install_keeps_a_folder_another_process_finished_and_replaces_a_stale_one(tmp_path):
+    import time
+
+    target, work = tmp_path / "export", tmp_path / "work"
+    target.mkdir()
+    (target / "model.onnx").write_text("stale")
+    started = time.time() + 1  # the stale file predates this export
+    work.mkdir()
+    (work / "model.onnx").write_text("new")
+    onnx_encoder.install_folder(work, target, started)
+    assert (target / "model.onnx").read_text() == "new" and not work.exists()
+    work.mkdir()
+    (work / "model.onnx").write_text("late")
+    onnx_encoder.install_folder(work, target, started=0.0)  # another process finished first: its folder stays
+    assert (target / "model.onnx").read_text() == "new"
+
+
+def test_a_cache_that_cannot_take_the_bundled_encoder_is_reported_not_fatal(tmp_path, monkeypatch, caplog):
+    from baselines import encoder_bundle
+
+    bundled = tmp_path / "model" / "encoders" / onnx_encoder.model_folder(None, "onnx-int8").name
+    bundled.mkdir(parents=True)
+    (bundled / "model.onnx").write_bytes(b"x")
+    monkeypatch.setenv("BASELINES_CACHE", str(tmp_path / "cache"))
+
+    def refuse(*args, **kwargs):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(encoder_bundle.tempfile, "mkdtemp", refuse)
+    encoder_bundle.restore_encoders(tmp_path / "model")
+    assert "cannot restore the bundled encoder" in caplog.text
+
+
+def test_auto_chooses_int8_for_minilm_and_records_the_concrete_backend(shared_cache):
+    import json
+
+    from baselines.run import build_method
+
+    assert onnx_encoder.resolve_backend([None], "auto") == "onnx-int8"
+    record = json.loads((onnx_encoder.model_folder(None, "onnx-int8") / "export.json").read_text())
+    assert record["fidelity"]["mean"] >= onnx_encoder.FIDELITY and record["fidelity"]["texts"] == 24
+    assert build_method("scalr", "embed").encode_backend == "onnx-int8"  # what config.json will say
+    assert EncodingCache(None, backend="auto").folder == EncodingCache(None, backend="onnx-int8").folder
+
+
+def test_auto_falls_back_to_fp32_where_int8_is_lossy(tmp_path, monkeypatch, caplog):
+    """An encoder whose int8 vectors drift from fp32 (all-mpnet-base-v2 here: mean cosine 0.86) gets onnx."""
+    import json
+
+    monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
+    folder = onnx_encoder.model_folder(None, "onnx-int8")
+    folder.mkdir(parents=True)
+    (folder / "model.onnx").write_bytes(b"not read")
+    (folder / "export.json").write_text(json.dumps({"fidelity": {"mean": 0.858, "min": 0.69, "texts": 24}}))
+    assert onnx_encoder.resolve_backend([None], "auto") == "onnx"
+    assert "too lossy" in caplog.text and "0.858" in caplog.text
+    assert onnx_encoder.resolve_backend([None], "onnx-int8") == "onnx-int8"  # asked for explicitly: kept

@@ -34,7 +34,8 @@ def test_names_are_kebab_case_and_old_names_stay_aliases():
     assert method_aliases("rr", "bilstm-crf") == ("bilstm_crf",)
     assert method_aliases("rr", "tfidf-logreg") == ("tfidf_logreg",)
     assert get_task("rr").default_method == "bilstm-crf"
-    assert method_names("rr") == ["bilstm-crf", "majority", "tfidf-logreg"]  # aliases are not listed twice
+    assert method_aliases("rr", "bilstm-crf-ft") == ("bilstm_crf_ft",)  # the spelling its issue used
+    assert method_names("rr") == ["bilstm-crf", "bilstm-crf-ft", "majority", "tfidf-logreg"]  # aliases are not listed twice
     for task in TASKS.values():
         assert canonical_name(task.name, task.default_method) == task.default_method
 
@@ -63,7 +64,7 @@ def test_lazy_objects():
 
 
 @pytest.mark.parametrize("call, suggestion", [
-    (lambda: method_class("rr", "bilstm"), "did you mean 'bilstm-crf'?"),
+    (lambda: method_class("rr", "bilstm"), "did you mean 'bilstm-crf' or 'bilstm-crf-ft'?"),
     (lambda: method_class("rr", "TFIDF_LOGREG "), "did you mean 'tfidf-logreg'?"),
     (lambda: method_class("caselawqa", "embed_linear2"), "did you mean 'embed-linear' or 'linear'?"),
     (lambda: get_task("scalar"), "did you mean 'scalr'?"),

@@ -50,6 +50,18 @@ def test_bilstm_crf_learns_a_toy_sequence_problem():
         assert np.allclose(marginal.sum(axis=1), 1.0, atol=1e-5)
 
 
+
+def test_training_without_validation_documents_keeps_the_best_training_loss():
+    """No validation documents: epochs are scored by minus their loss, which may well be below -1."""
+    from baselines.methods.rr_network import new_tagger, NetworkShape
+    from baselines.methods.rr_trainer import Sequences, TrainingSettings, train_tagger
+
+    torch.manual_seed(0)
+    xs, ys = toy_sequences(8, np.random.default_rng(0))
+    model = new_tagger(4, 3, NetworkShape(projection=8, hidden=8))
+    history = train_tagger(model, Sequences(xs, ys), TrainingSettings(max_epochs=3, patience=3), seed=0)
+    assert len(history) == 3 and min(e["loss"] for e in history) > 1.0  # the scores were all below -1
+
 def test_ensemble_averages_emissions_and_transitions():
     torch.manual_seed(2)
     members = [BiLstmCrf(4, 3, projection=8, hidden=8, layers=1, dropout=0.0).eval() for _ in range(2)]

@@ -48,3 +48,26 @@ def test_ensemble_members_trained_in_workers_equal_those_trained_in_process(data
             for workers in (1, 2)]
     assert len(runs[0].model_.members) == 2 and len(runs[0].history_) == 2
     assert runs[0].predict(dev, progress=False) == runs[1].predict(dev, progress=False)
+
+
+def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path):
+    """A few hundred train sentences, one joint epoch, short sequences: the tuned layers change, the frozen
+    ones do not, and the saved folder (a sentence-transformers encoder inside) predicts the same rows."""
+    import torch
+
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+
+    train = load_rr(data_dir, "train")[:4]
+    dev = load_rr(data_dir, "dev")[:1]
+    tagger = FineTunedTagger(max_seq_length=24, tuned_layers=1, tune_epochs=1, max_epochs=3, hidden=32,
+                             projection=64, encoder_lr=1e-3, val_fraction=0.0, seed=0)
+    before = {k: v.clone() for k, v in tagger._new_encoder(tagger.encoder).transformer.state_dict().items()}
+    tagger.fit(train)
+    after = tagger.encoder_.transformer.state_dict()
+    changed = {k.split(".")[2] for k in before if k.startswith("encoder.layer.") and not torch.equal(before[k], after[k])}
+    assert changed == {str(tagger.encoder_.cut)}  # only the top layer moved
+    assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1]
+    rows = tagger.predict(dev, progress=False)
+    folder = tagger.save(tmp_path / "bilstm-crf-ft")
+    assert (folder / "encoder" / "modules.json").is_file() and (folder / "encoder" / "model.safetensors").is_file()
+    assert Method.load(folder).predict(dev, progress=False) == rows

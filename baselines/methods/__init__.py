@@ -36,6 +36,7 @@ REGISTRY: tuple[Registered, ...] = (
     Registered("caselawqa", "linear", "baselines.methods.caselawqa_linear:CaselawLinear"),
     Registered("caselawqa", "embed-linear", "baselines.methods.caselawqa_embed:CaselawEmbedLinear"),
     Registered("rr", "bilstm-crf", "baselines.methods.rr_bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
+    Registered("rr", "bilstm-crf-ft", "baselines.methods.rr_bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
     Registered("rr", "tfidf-logreg", "baselines.methods.rr_simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
     Registered("rr", "majority", "baselines.methods.rr_simple:RRMajority"),
     Registered("segmenter", "rule", "baselines.methods.segmenters:RuleSegmenterMethod"),

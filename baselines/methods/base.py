@@ -5,13 +5,12 @@ import dataclasses
 from pathlib import Path
 from typing import ClassVar
 
+from ..config import with_former_defaults
 from ..encoder_bundle import bundle_encoders, restore_encoders
 from ..errors import BaselinesError
 from ..io import atomic_path, read_json, write_json
 from ..versions import library_versions
 from . import registration
-
-FORMER_DEFAULTS = {"encode_backend": "torch"}  # parameter -> its default before it was recorded in config.json
 
 
 class Method:
@@ -72,17 +71,10 @@ class Method:
             raise BaselinesError(f"{folder} is not a model folder (no config.json); train one first")
         config = read_json(config_path)
         klass = saved_class(config.get("class", ""), config_path)
-        method = klass(**{**saved_defaults(klass, config["params"]), **config["params"]})
+        method = klass(**with_former_defaults(config["params"], {f.name for f in dataclasses.fields(klass)}))
         method.load_state(folder)
-        restore_encoders(method, folder)
+        restore_encoders(folder)
         return method
-
-
-def saved_defaults(klass: type, params: dict) -> dict:
-    """Defaults that changed since older folders were saved, for the parameters such a folder does not record:
-    a folder written before `encode_backend` existed was encoded with torch."""
-    names = {f.name for f in dataclasses.fields(klass)}
-    return {name: value for name, value in FORMER_DEFAULTS.items() if name in names and name not in params}
 
 
 def saved_class(target: str, where: Path) -> type:

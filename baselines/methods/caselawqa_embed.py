@@ -60,9 +60,9 @@ class CaselawEmbedLinear(PerTaskHeads):
 
     k_features keeps its default 0 (every column): embeddings are signed, and chi2 selection needs non-negative values."""
 
-    encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder or hub name
+    encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder (hub name: torch backend)
     max_seq_length: int = 128
-    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # auto (int8 where faithful) | onnx-int8 | onnx | torch
     chunk_words: int = 96
     head_chunks: int = 2
     tail_chunks: int = 2

@@ -15,7 +15,7 @@ import numpy as np
 from ..data.rr import Document
 from ..errors import BaselinesError
 from .base import Method, params_of
-from .rr_common import check_predictable, rows_for, training_labels
+from .rr_common import check_predictable, rows_for, split_indexes, training_labels
 from .rr_features import FEATURE_NAMES, FeatureSettings, TfidfProjection, document_features
 from .rr_network import NetworkShape
 from .rr_trainer import Sequences, TrainingSettings
@@ -71,7 +71,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
             val_xs = self.features(val)
             val_ys = [np.array([index.get(s.label, -1) for s in d.sentences]) for d in val]
         else:
-            train_idx, val_idx = self._split(len(docs))
+            train_idx, val_idx = split_indexes(len(docs), self.val_fraction, self.seed)
             val_xs, val_ys = [feats[i] for i in val_idx], [labels[i] for i in val_idx]
         xs, ys, step = [], [], max(1, self.max_train_len)
         for i in train_idx:  # documents longer than max_train_len cut into consecutive pieces
@@ -79,11 +79,6 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
                 xs.append(feats[i][begin:begin + step])
                 ys.append(labels[i][begin:begin + step])
         return Sequences(xs, ys, val_xs, val_ys), len(train_idx)
-
-    def _split(self, n: int) -> tuple[list[int], list[int]]:
-        order = np.random.default_rng(self.seed).permutation(n).tolist()
-        n_val = max(1, int(round(n * self.val_fraction))) if n >= 4 and self.val_fraction > 0 else 0
-        return order[n_val:], order[:n_val]
 
     def _seeds(self) -> list[int]:
         return [self.seed + k for k in range(max(1, self.n_models))]

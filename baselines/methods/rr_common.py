@@ -29,3 +29,18 @@ def rows_for(doc: Document, labels: tuple[str, ...], predicted: list[int], proba
             row["probabilities"] = {label: round(float(p), 4) for label, p in zip(labels, probabilities[i])}
         rows.append(row)
     return rows
+
+
+def split_indexes(n: int, fraction: float, seed: int) -> tuple[list[int], list[int]]:
+    """(fitting, validation) indexes of n training documents: a seeded `fraction` held out (none below 4)."""
+    import numpy as np
+
+    order = np.random.default_rng(seed).permutation(n).tolist()
+    n_val = max(1, int(round(n * fraction))) if n >= 4 and fraction > 0 else 0
+    return order[n_val:], order[:n_val]
+
+
+def split_documents(docs: list[Document], fraction: float, seed: int) -> tuple[list[Document], list[Document]]:
+    """(fitting, validation) documents, as split_indexes chooses them."""
+    fit, val = split_indexes(len(docs), fraction, seed)
+    return [docs[i] for i in fit], [docs[i] for i in val]

@@ -35,9 +35,9 @@ FEATURE_NAMES = ["rel_pos", "rel_pos_sq", "first3", "last3", "log_index", "log_f
 class FeatureSettings:
     """What describes a sentence (parameters of the tagger)."""
 
-    encoder: str = "minilm"  # sentence-transformer: local folder, hub name or 'minilm' (packaged all-MiniLM-L6-v2)
+    encoder: str = "minilm"  # local folder, 'minilm' (packaged all-MiniLM-L6-v2), or a hub name (torch backend)
     max_seq_length: int | None = None  # None: the encoder's own limit
-    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # auto (int8 where faithful) | onnx-int8 | onnx | torch
     encode_batch_size: int = 64
     surface_features: bool = True  # relative position, length, casing and a few legal cue words
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)

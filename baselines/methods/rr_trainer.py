@@ -50,7 +50,7 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
                                                            patience=settings.decay_patience) \
         if settings.lr_decay < 1.0 else None
     rng = np.random.default_rng(seed)
-    history, best, best_state, waited = [], -1.0, None, 0
+    history, best, best_state, waited = [], -float("inf"), None, 0
     for epoch in tqdm(range(1, settings.max_epochs + 1), desc=f"tagger seed {seed}", unit="epoch",
                       disable=not progress):
         loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng), 4)

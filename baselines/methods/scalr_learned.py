@@ -78,7 +78,7 @@ class LearnedChooser(Method):
     features: list[str] = field(default_factory=lambda: list(GROUPS))  # groups of scalr_features.GROUPS
     encoder: str = "minilm"  # sentence encoder of the semantic group
     extra_encoders: list[str] = field(default_factory=list)  # more encoders, given at run time: [DIR, ...]
-    encode_backend: str = "torch"  # of every encoder: torch | onnx | onnx-int8; int8 cost 2.3 points here (README)
+    encode_backend: str = "torch"  # of every encoder: torch | auto | onnx | onnx-int8; int8 cost 2.3 points here
     model: str = "both"  # logit | hgb | both (mean of the two models' probabilities)
     l2_grid: list[float] = field(default_factory=lambda: [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1])
     inner_folds: int = 5

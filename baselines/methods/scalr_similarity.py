@@ -56,9 +56,9 @@ class EmbedChooser(Method):
 
     needs_fit = False
 
-    encoder: str = "minilm"  # a local folder, a hub name, or 'minilm' (packaged all-MiniLM-L6-v2)
+    encoder: str = "minilm"  # local folder, 'minilm' (packaged all-MiniLM-L6-v2), or a hub name (torch backend)
     max_seq_length: int | None = None  # None: the encoder's own limit
-    encode_backend: str = DEFAULT_BACKEND  # encoding backend: onnx-int8 | onnx | torch (baselines.onnx_encoder)
+    encode_backend: str = DEFAULT_BACKEND  # auto (int8 where faithful) | onnx-int8 | onnx | torch
     batch_size: int = 32
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:

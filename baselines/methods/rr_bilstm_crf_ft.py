@@ -1,0 +1,164 @@
+"""BiLSTM-CRF rhetorical-role tagger over a sentence encoder whose top layers are tuned for the task.
+
+Training has two stages on the same training documents, with no second model between them (so no
+sentence gets a vector from an encoder that has already learned its label, the leakage of fitting a
+tagger on the outputs of a separately fine-tuned encoder):
+1. the tagger is trained on the frozen encoder's vectors plus the surface features, to convergence
+   (early stopping on the validation documents, as `bilstm-crf` does);
+2. the encoder's top `tuned_layers` layers and the tagger are trained jointly for `tune_epochs` epochs
+   (rr_joint_training); the lower layers run once per sentence (rr_tuned_encoder).
+The model folder holds the tuned encoder as a sentence-transformers folder (`encoder/`).
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..data.rr import Document, model_input
+from ..errors import BaselinesError
+from .base import Method, params_of
+from .rr_common import check_predictable, rows_for, split_documents, training_labels
+from .rr_features import FEATURE_NAMES, sentence_features
+from .rr_network import NetworkShape
+from .rr_trainer import Sequences, TrainingSettings
+
+
+@dataclass
+class FineTunedTagger(TrainingSettings, NetworkShape, Method):
+    """The BiLSTM-CRF tagger of `bilstm-crf` (one tagger) over an encoder whose top layers it tunes.
+
+    Parameters: those of NetworkShape and TrainingSettings (stage 1), and the ones below."""
+
+    encoder: str = "minilm"  # local sentence-transformers folder, or 'minilm' (packaged all-MiniLM-L6-v2)
+    max_seq_length: int = 128  # tokens per sentence
+    tuned_layers: int = 2  # top transformer layers trained with the tagger (the others stay frozen)
+    tune_epochs: int = 2  # joint epochs after the frozen stage (0: the frozen stage only)
+    encoder_lr: float = 3e-5
+    tagger_lr: float = 5e-4  # the tagger's learning rate while tuning
+    piece_len: int = 64  # sentences per document piece in a tuning step
+    batch_pieces: int = 4  # pieces per tuning step
+    surface_features: bool = True
+    val_fraction: float = 0.1  # documents carved from train for early stopping and the best epoch
+    max_train_len: int = 400  # stage 1: longer documents are cut into pieces of this many sentences
+    encode_batch_size: int = 64
+    torch_threads: int = 2
+    seed: int = 0
+
+    def fit(self, train: list[Document], val=None):
+        from .rr_joint_training import tune_jointly
+        from .rr_network import new_tagger, torch_threads
+        from .rr_trainer import train_tagger
+
+        started = time.time()
+        docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
+        if not docs:
+            raise BaselinesError(f"{self.name}: no labelled training documents")
+        self.labels_ = training_labels(docs, self.name)
+        fit_docs, val_docs = (docs, list(val)) if val else split_documents(docs, self.val_fraction, self.seed)
+        import torch
+
+        torch.manual_seed(self.seed)
+        with torch_threads(self.torch_threads):
+            self.encoder_ = self._new_encoder(self.encoder)
+            fit_set, val_set = self._documents(fit_docs), self._documents(val_docs)
+            frozen = fit_set.all_features(self.encoder_)
+            self.n_features_ = int(frozen[0].shape[1])
+            self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+            data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
+            frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
+            tuned_history = tune_jointly(self.encoder_, self.model_, fit_set, val_set, self) \
+                if self.tune_epochs > 0 else []
+        self.model_.eval()
+        self.history_ = {"frozen": frozen_history, "tuned": tuned_history}
+        self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
+                            "fit_seconds": round(time.time() - started, 2),
+                            "best_tuning_epoch": max(tuned_history, key=lambda e: e["val_weighted_f1"])["epoch"]
+                            if tuned_history else 0}
+        return self
+
+    def _new_encoder(self, folder):
+        from ..encoder_names import resolve_encoder
+        from .rr_tuned_encoder import TunedEncoder
+
+        source = Path(resolve_encoder(folder)) if not isinstance(folder, Path) else folder
+        if not source.is_dir():
+            raise BaselinesError(f"{self.name}: the encoder must be a local sentence-transformers folder, "
+                                 f"got {folder!r}")
+        return TunedEncoder(source, self.tuned_layers, self.max_seq_length)
+
+    def _documents(self, docs: list[Document]):
+        """rr_joint_training.Documents of `docs`: lower token states (with a progress bar), surface, labels."""
+        from tqdm.auto import tqdm
+
+        from .rr_joint_training import Documents
+
+        texts = [[model_input(s.text) or "." for s in d.sentences] for d in docs]
+        with tqdm(total=sum(map(len, texts)), desc="encoding (frozen layers)", unit="sentence") as bar:
+            flat = self.encoder_.lower_states([t for doc in texts for t in doc], self.encode_batch_size, bar)
+        states, begin = [], 0
+        for doc in texts:
+            states.append(flat[begin:begin + len(doc)])
+            begin += len(doc)
+        index = {label: k for k, label in enumerate(self.labels_)}
+        labels = [np.array([index.get(s.label, -1) for s in d.sentences], dtype=np.int64) for d in docs]
+        return Documents(states, [self._surface(d) for d in docs], labels)
+
+    def _surface(self, doc: Document) -> np.ndarray:
+        if self.surface_features:
+            return sentence_features(doc)
+        return np.zeros((len(doc.sentences), 0), dtype=np.float32)
+
+    def _stage_one_sequences(self, feats: list[np.ndarray], labels: list[np.ndarray], val_set) -> Sequences:
+        xs, ys, step = [], [], max(1, self.max_train_len)
+        for x, y in zip(feats, labels):
+            for begin in range(0, len(x), step):
+                xs.append(x[begin:begin + step])
+                ys.append(y[begin:begin + step])
+        return Sequences(xs, ys, val_set.all_features(self.encoder_) if val_set.states else [], val_set.labels)
+
+    def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
+        from tqdm.auto import tqdm
+
+        from .rr_network import decode_documents, torch_threads
+
+        check_predictable(records, self.labels_)
+        texts = [model_input(s.text) or "." for d in records for s in d.sentences]
+        with torch_threads(self.torch_threads):
+            with tqdm(total=len(texts), desc="encoding", unit="sentence", disable=not progress) as bar:
+                vectors = self.encoder_.encode(texts, self.encode_batch_size, bar)
+            feats, begin = [], 0
+            for doc in records:
+                feats.append(np.hstack([vectors[begin:begin + len(doc.sentences)], self._surface(doc)]))
+                begin += len(doc.sentences)
+            decoded = decode_documents(self.model_, [f.astype(np.float32) for f in feats],
+                                       self.predict_batch_docs, len(self.labels_))
+        return [row for doc, (path, marginal) in zip(records, decoded)
+                for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
+
+    def save_state(self, folder: Path) -> None:
+        import torch
+
+        torch.save(self.model_.state_dict(), folder / "model.pt")
+        self.encoder_.save(folder / "encoder")
+        (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
+        (folder / "state.json").write_text(json.dumps({"n_features": self.n_features_,
+                                                       "feature_names": ["embedding"] + FEATURE_NAMES,
+                                                       "history": self.history_, "train": self.train_info_},
+                                                      indent=1))
+
+    def load_state(self, folder: Path) -> None:
+        import torch
+
+        from .rr_network import new_tagger
+
+        self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
+        state = json.loads((folder / "state.json").read_text())
+        self.n_features_, self.history_, self.train_info_ = state["n_features"], state["history"], state["train"]
+        self.encoder_ = self._new_encoder(folder / "encoder")
+        self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+        self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
+        self.model_.eval()

@@ -1,0 +1,100 @@
+"""Joint training of the tuned encoder's top layers and the BiLSTM-CRF tagger, document piece by piece.
+
+Each step encodes the sentences of a few document pieces through the trainable top layers (their lower
+token states are precomputed), adds the surface features, and back-propagates the tagger's CRF loss into
+both. After every epoch the validation documents are decoded; the best epoch, counting the frozen start
+as epoch 0, is kept, so tuning never leaves a model worse on validation than the one it started from
+(without validation documents, the last epoch is kept).
+"""
+from __future__ import annotations
+
+import copy
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .rr_trainer import Sequences, validation_score
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Documents:
+    """Per document: lower token states of its sentences, surface features (n, F) and label ids (n,)."""
+
+    states: list[list[torch.Tensor]]
+    surface: list[np.ndarray]
+    labels: list[np.ndarray]
+
+    def features(self, encoder, i: int, begin: int = 0, end: int | None = None) -> torch.Tensor:
+        """(end - begin, hidden + F) features of sentences begin..end of document i (gradients if enabled)."""
+        vectors = encoder.pooled(self.states[i][begin:end])
+        return torch.cat([vectors, torch.from_numpy(self.surface[i][begin:end])], dim=1)
+
+    def all_features(self, encoder) -> list[np.ndarray]:
+        """Every document's features as arrays, without gradients."""
+        encoder.eval()
+        with torch.no_grad():
+            return [self.features(encoder, i).numpy() for i in range(len(self.states))]
+
+
+def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
+    """(document, begin, end) of consecutive pieces of at most `length` sentences."""
+    return [(i, begin, min(begin + length, len(states))) for i, states in enumerate(docs.states)
+            for begin in range(0, len(states), length)]
+
+
+def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings, progress: bool = True) -> list[dict]:
+    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the best epoch on `val`."""
+    from tqdm.auto import tqdm
+
+    optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
+                                   {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
+    rng = np.random.default_rng(settings.seed)
+    best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
+            copy.deepcopy(tagger.state_dict()))
+    history = [{"epoch": 0, "val_weighted_f1": best[0]}]
+    work = pieces(fit, settings.piece_len)
+    total = sum(end - begin for _, begin, end in work)
+    for epoch in range(1, settings.tune_epochs + 1):
+        order = [work[k] for k in rng.permutation(len(work))]
+        with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
+                  disable=not progress) as bar:
+            loss = _epoch(encoder, tagger, optimizer, fit, order, settings.batch_pieces, bar)
+        score = _score(encoder, tagger, val, settings)
+        history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
+        log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
+        if score > best[0] or not val.states:  # without validation documents the last epoch is kept
+            best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()))
+    encoder.top.load_state_dict(best[1])
+    tagger.load_state_dict(best[2])
+    return history
+
+
+def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar) -> float:
+    """One pass over the pieces in `order`; the mean CRF loss per piece."""
+    encoder.train()
+    tagger.train()
+    total = 0.0
+    for begin in range(0, len(order), batch_pieces):
+        chosen = order[begin:begin + batch_pieces]
+        feats = [fit.features(encoder, i, b, e) for i, b, e in chosen]  # each (n, F)
+        lengths = torch.tensor([len(f) for f in feats])
+        x = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, F)
+        y = torch.nn.utils.rnn.pad_sequence([torch.from_numpy(fit.labels[i][b:e]) for i, b, e in chosen],
+                                            batch_first=True)  # (B, T)
+        loss = tagger.loss(x, y, lengths)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_([*encoder.top.parameters(), *tagger.parameters()], 5.0)
+        optimizer.step()
+        total += float(loss.detach()) * len(chosen)
+        bar.update(int(lengths.sum()))
+    return total / max(len(order), 1)
+
+
+def _score(encoder, tagger, val: Documents, settings) -> float:
+    """Validation weighted F1 of the current encoder and tagger."""
+    return validation_score(tagger, Sequences([], [], val.all_features(encoder), val.labels), settings, 0.0)
