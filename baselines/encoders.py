@@ -118,7 +118,8 @@ class EncodingCache:
         if self.backend != "torch":
             from .onnx_encoder import load_onnx_encoder
 
-            return load_onnx_encoder(self.encoder, self.backend, self.max_seq_length).encode(texts, batch_size)
+            return load_onnx_encoder(self.encoder, self.backend, self.max_seq_length).encode(texts, batch_size,
+                                                                                             progress)
         model = load_encoder(self.encoder, self.max_seq_length)
         return model.encode(texts, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=True,
                             show_progress_bar=progress)

@@ -261,11 +261,14 @@ class OnnxEncoder:
         pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
-    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+    def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
         """(len(texts), dim) float32 unit vectors; texts are batched longest first and returned in order."""
+        from tqdm.auto import tqdm
+
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
-        vectors = [self._batch([texts[i] for i in rows]) for rows in batches]
+        vectors = [self._batch([texts[i] for i in rows])
+                   for rows in tqdm(batches, desc="Batches", disable=not progress or len(batches) < 2)]
         if not vectors:
             return np.zeros((0, self.dimension or 0), dtype=np.float32)
         out = np.zeros((len(texts), vectors[0].shape[1]), dtype=np.float32)

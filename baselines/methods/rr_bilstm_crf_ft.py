@@ -37,10 +37,10 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     max_seq_length: int = 128  # tokens per sentence
     tuned_layers: int = 2  # top transformer layers trained with the tagger (the others stay frozen)
     tune_epochs: int = 2  # joint epochs after the frozen stage (0: the frozen stage only)
-    encoder_lr: float = 3e-5
+    encoder_lr: float = 1e-4
     tagger_lr: float = 5e-4  # the tagger's learning rate while tuning
     piece_len: int = 64  # sentences per document piece in a tuning step
-    batch_pieces: int = 4  # pieces per tuning step
+    batch_pieces: int = 2  # pieces per tuning step
     surface_features: bool = True
     val_fraction: float = 0.1  # documents carved from train for early stopping and the best epoch
     max_train_len: int = 400  # stage 1: longer documents are cut into pieces of this many sentences
