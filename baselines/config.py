@@ -23,6 +23,7 @@ def with_former_defaults(saved: dict, known: set | dict) -> dict:
     (a model or run saved before `encode_backend` existed was encoded with torch)."""
     return {**{k: v for k, v in FORMER_DEFAULTS.items() if k in known and k not in saved}, **saved}
 
+
 def config_path(task: str, method: str) -> Path:
     """configs/<task>/<method>.yaml under the configs folder (see paths.configs_root)."""
     from .paths import configs_root
@@ -83,14 +84,46 @@ def resolve_config(klass, task: str, method: str, path: Path | None = None, over
     if chosen.is_file():
         loaded = read_config(chosen)
         _check_keys(loaded, fields, str(chosen))
-        params.update(loaded)
+        params.update(typed(loaded, klass, str(chosen)))
     elif path:
         raise _missing_config(task, Path(path))
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     _check_keys(overrides, fields, "command-line overrides")
-    params.update(overrides)
+    params.update(typed(overrides, klass, "command-line overrides"))
     defaults = {f.name: f.default for f in dataclasses.fields(klass) if f.default is not dataclasses.MISSING}
     return {**defaults, **params}
+
+
+def typed(given: dict, klass, where: str) -> dict:
+    """`given` with each value checked against the type of its parameter's default: numbers YAML reads as
+    strings ('2e-5') become numbers, whole floats become ints where an int is meant; anything else that
+    does not fit (a word for a number, a number for a flag) is an error naming the parameter."""
+    defaults = {f.name: f.default for f in dataclasses.fields(klass)}
+    return {key: _fit(value, defaults.get(key, dataclasses.MISSING), key, where) for key, value in given.items()}
+
+
+def _fit(value, default, key: str, where: str):
+    kind = type(default)
+    sequences = isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
+    if default is None or default is dataclasses.MISSING or sequences or isinstance(value, kind) and kind is not int:
+        return value
+    try:
+        if kind is bool:
+            raise ValueError
+        if kind is float and not isinstance(value, bool):
+            return float(value)
+        if kind is int and not isinstance(value, bool):
+            number = float(value)
+            if number.is_integer():
+                return int(number)
+        if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    except (TypeError, ValueError):
+        pass
+    raise BaselinesError(f"{where}: {key} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a mapping"}
 
 
 def _missing_config(task: str, given: Path) -> BaselinesError:

@@ -30,7 +30,8 @@ def encoder_key(name: str | None, max_seq_length: int | None = None) -> str:
     if path.is_dir():
         stamp = sorted((p.name, p.stat().st_size) for p in path.rglob("*") if p.is_file() and p.suffix in
                        (".safetensors", ".bin", ".json", ".txt"))
-        ident = f"{path.name}:{stamp}"
+        tuned = path / "tuned.json"  # a tuned encoder: same file sizes as any other, its own weights
+        ident = f"{path.name}:{stamp}" + (f":{tuned.read_text()}" if tuned.is_file() else "")
         label = path.name
     else:
         ident, label = resolved, resolved.replace("/", "__")

@@ -117,7 +117,7 @@ def _source_folder(encoder: str | None) -> Path:
 
     folder = Path(resolve_encoder(encoder))
     if not (folder / "tokenizer.json").is_file():
-        raise BaselinesError(f"the onnx backends (onnx-int8 is the default) need a local encoder folder with a "
+        raise BaselinesError(f"the onnx backends (and auto, the default) need a local encoder folder with a "
                              f"tokenizer.json; {encoder!r} is not one: give such a folder, or --set encode_backend=torch")
     pooling = folder / "1_Pooling" / "config.json"
     if pooling.is_file() and not json.loads(pooling.read_text()).get("pooling_mode_mean_tokens", False):

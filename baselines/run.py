@@ -73,6 +73,11 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     if (folder / "config.json").is_file():
         saved_config = read_json(folder / "config.json")
         given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
+        if given.get("encode_backend") == "auto":  # stands for the backend it resolves to, as at training
+            from .encoder_bundle import method_encoders
+            from .onnx_encoder import resolve_backend
+
+            given["encode_backend"] = resolve_backend(method_encoders({**saved_config["params"], **given}), "auto")
         saved = with_former_defaults(saved_config["params"], given)  # a value it was trained with is no override
         differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
         if differing:

@@ -242,3 +242,12 @@ def test_auto_falls_back_to_fp32_where_int8_is_lossy(tmp_path, monkeypatch, capl
     assert onnx_encoder.resolve_backend([None], "auto") == "onnx"
     assert "too lossy" in caplog.text and "0.858" in caplog.text
     assert onnx_encoder.resolve_backend([None], "onnx-int8") == "onnx-int8"  # asked for explicitly: kept
+
+
+def test_tuned_encoders_of_equal_file_sizes_get_their_own_cache_keys(tmp_path):
+    for name, digest in (("a", "11"), ("b", "22")):
+        folder = tmp_path / name / "encoder"
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text("{}")
+        (folder / "tuned.json").write_text(f'{{"weights_sha256": "{digest}"}}')
+    assert encoder_key(str(tmp_path / "a" / "encoder")) != encoder_key(str(tmp_path / "b" / "encoder"))

@@ -131,3 +131,17 @@ def test_without_a_config_file_the_dataclass_defaults_apply():
     assert resolve_config(klass, "rr", "bilstm-crf", CONFIGS / "rr" / "bilstm-crf-wide.yaml")["hidden"] == 256
     with pytest.raises(BaselinesError, match="did you mean 'bilstm-crf-wide'"):
         resolve_config(klass, "rr", "bilstm-crf", "bilstm-crf-wid")
+
+
+def test_set_values_are_checked_against_the_parameter_types():
+    """YAML reads '2e-5' as text: it becomes the number meant; a word for a number fails before any work."""
+    from baselines.config import parse_overrides
+    from baselines.errors import BaselinesError
+    from baselines.run import build_method
+
+    method = build_method("rr", "bilstm-crf-ft", overrides=parse_overrides(["encoder_lr=2e-5", "tune_epochs=3.0"]))
+    assert method.encoder_lr == 2e-5 and method.tune_epochs == 3 and isinstance(method.tune_epochs, int)
+    for pair, message in (("max_epochs=two", "whole number"), ("surface_features=1", "true or false"),
+                          ("lr=fast", "must be a number")):
+        with pytest.raises(BaselinesError, match=message):
+            build_method("rr", "bilstm-crf", overrides=parse_overrides([pair]))

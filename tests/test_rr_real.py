@@ -1,6 +1,8 @@
 """Real LegalEval data: a small BiLSTM-CRF beats the majority floor on a dev slice and reloads exactly."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from baselines.data.rr import load_rr
@@ -67,7 +69,9 @@ def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path
     changed = {k.split(".")[2] for k in before if k.startswith("encoder.layer.") and not torch.equal(before[k], after[k])}
     assert changed == {str(tagger.encoder_.cut)}  # only the top layer moved
     assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1]
+    assert tagger.train_info_["kept_tuning_epoch"] == 1  # no validation documents: the last epoch
     rows = tagger.predict(dev, progress=False)
     folder = tagger.save(tmp_path / "bilstm-crf-ft")
     assert (folder / "encoder" / "modules.json").is_file() and (folder / "encoder" / "model.safetensors").is_file()
+    assert json.loads((folder / "encoder" / "sentence_bert_config.json").read_text())["max_seq_length"] == 24
     assert Method.load(folder).predict(dev, progress=False) == rows

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.rr import Document, model_input
+from ..data.rr import Document, check_labels, model_input
 from ..errors import BaselinesError
 from .base import Method, params_of
 from .rr_common import check_predictable, rows_for, split_documents, training_labels
@@ -58,7 +58,9 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         if not docs:
             raise BaselinesError(f"{self.name}: no labelled training documents")
         self.labels_ = training_labels(docs, self.name)
-        fit_docs, val_docs = (docs, list(val)) if val else split_documents(docs, self.val_fraction, self.seed)
+        fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
+            split_documents(docs, self.val_fraction, self.seed)
+        check_labels(val_docs, self.labels_, "validation data")
         import torch
 
         torch.manual_seed(self.seed)
@@ -70,14 +72,12 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
             self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
             data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
             frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
-            tuned_history = tune_jointly(self.encoder_, self.model_, fit_set, val_set, self) \
-                if self.tune_epochs > 0 else []
+            tuned_history, kept = tune_jointly(self.encoder_, self.model_, fit_set, val_set, self) \
+                if self.tune_epochs > 0 else ([], 0)
         self.model_.eval()
         self.history_ = {"frozen": frozen_history, "tuned": tuned_history}
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
-                            "fit_seconds": round(time.time() - started, 2),
-                            "best_tuning_epoch": max(tuned_history, key=lambda e: e["val_weighted_f1"])["epoch"]
-                            if tuned_history else 0}
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept}
         return self
 
     def _new_encoder(self, folder):

@@ -37,7 +37,9 @@ class Documents:
         """Every document's features as arrays, without gradients."""
         encoder.eval()
         with torch.no_grad():
-            return [self.features(encoder, i).numpy() for i in range(len(self.states))]
+            return [self.features(encoder, i).numpy() if self.states[i] else
+                    np.zeros((0, encoder.dimension + self.surface[i].shape[1]), dtype=np.float32)
+                    for i in range(len(self.states))]
 
 
 def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
@@ -46,15 +48,17 @@ def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
             for begin in range(0, len(states), length)]
 
 
-def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings, progress: bool = True) -> list[dict]:
-    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the best epoch on `val`."""
+def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
+                 progress: bool = True) -> tuple[list[dict], int]:
+    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the best epoch on `val`.
+    Returns the epoch history and the epoch kept."""
     from tqdm.auto import tqdm
 
     optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
                                    {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
     rng = np.random.default_rng(settings.seed)
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
-            copy.deepcopy(tagger.state_dict()))
+            copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
     work = pieces(fit, settings.piece_len)
     total = sum(end - begin for _, begin, end in work)
@@ -67,10 +71,10 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings, prog
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
         if score > best[0] or not val.states:  # without validation documents the last epoch is kept
-            best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()))
+            best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
     encoder.top.load_state_dict(best[1])
     tagger.load_state_dict(best[2])
-    return history
+    return history, best[3]
 
 
 def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar) -> float:

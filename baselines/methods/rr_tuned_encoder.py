@@ -3,11 +3,14 @@
 The lower layers are frozen and run once per sentence: their token states are kept in memory as float16.
 The top `tuned_layers` layers, mean pooling and L2 normalisation run in every training step, so a step
 costs a fraction of a full forward and backward pass. Prediction takes the same two stages, so training and
-prediction compute a sentence's vector the same way. Saved as a sentence-transformers folder (the source
-folder with the tuned weights), loadable by sentence-transformers itself.
+prediction compute a sentence's vector the same way (lower-layer states rounded to float16 in both). Saved
+as a sentence-transformers folder (the source folder with the tuned weights), loadable by
+sentence-transformers itself, whose vectors then differ from the tagger's only by that rounding.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -18,6 +21,7 @@ from torch import nn
 from ..errors import BaselinesError
 
 WEIGHTS = (".safetensors", ".bin", ".onnx", ".h5", ".msgpack")  # not copied: the tuned weights replace them
+SUPPORTED = ("bert",)  # encoders whose layers take (hidden, additive mask): MiniLM and other BERT variants
 
 
 class TunedEncoder(nn.Module):
@@ -30,10 +34,14 @@ class TunedEncoder(nn.Module):
         self.source = Path(folder)
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
         self.transformer = AutoModel.from_pretrained(str(folder)).eval()
-        layers = getattr(getattr(self.transformer, "encoder", None), "layer", None)
-        if layers is None or not 1 <= tuned_layers <= len(layers):
-            raise BaselinesError(f"tuned_layers must be between 1 and the encoder's layer count "
-                                 f"({len(layers) if layers is not None else 'unknown'}), got {tuned_layers}")
+        kind = getattr(self.transformer.config, "model_type", None)
+        if kind not in SUPPORTED:
+            raise BaselinesError(f"{folder}: the tuned tagger runs BERT-style encoders ({', '.join(SUPPORTED)}) "
+                                 f"layer by layer; this one is {kind!r}")
+        layers = self.transformer.encoder.layer
+        if not 1 <= tuned_layers <= len(layers):
+            raise BaselinesError(f"tuned_layers must be between 1 and the encoder's {len(layers)} layers, "
+                                 f"got {tuned_layers}")
         self.cut = len(layers) - tuned_layers
         self.top = nn.ModuleList(layers[self.cut:])  # the same modules as in the transformer
         self.max_seq_length = max_seq_length
@@ -69,7 +77,7 @@ class TunedEncoder(nn.Module):
                                              token_type_ids=batch.get("token_type_ids"))
         additive = _additive_mask(batch["attention_mask"].float())
         for layer in self.transformer.encoder.layer[:self.cut]:
-            hidden = layer(hidden, additive)
+            hidden = _run(layer, hidden, additive)
         return hidden
 
     def pooled(self, states: list[torch.Tensor]) -> torch.Tensor:
@@ -82,7 +90,7 @@ class TunedEncoder(nn.Module):
             mask[row, :state.shape[0]] = 1.0
         additive = _additive_mask(mask)
         for layer in self.top:
-            hidden = layer(hidden, additive)
+            hidden = _run(layer, hidden, additive)
         summed = (hidden * mask[:, :, None]).sum(dim=1)  # (B, H)
         pooled = summed / mask.sum(dim=1, keepdim=True).clamp(min=1e-9)
         return nn.functional.normalize(pooled, dim=1)
@@ -96,9 +104,25 @@ class TunedEncoder(nn.Module):
         return torch.cat(blocks).numpy() if blocks else np.zeros((0, self.dimension), dtype=np.float32)
 
     def save(self, folder: Path) -> None:
-        """The source sentence-transformers folder with the tuned transformer weights, at `folder`."""
+        """The source sentence-transformers folder with the tuned transformer weights, at `folder`; its
+        token limit is the one the tagger was trained with, and tuned.json (a digest of the weights) gives
+        each tuned encoder its own cache key (encoder_names.encoder_key)."""
         shutil.copytree(self.source, folder, ignore=_weights_and_exports)
         self.transformer.save_pretrained(str(folder))
+        config = folder / "sentence_bert_config.json"
+        settings = json.loads(config.read_text()) if config.is_file() else {}
+        config.write_text(json.dumps({**settings, "max_seq_length": self.max_seq_length}, indent=2) + "\n")
+        digest = hashlib.sha256()
+        for weights in sorted(folder.glob("*.safetensors")):
+            digest.update(weights.read_bytes())
+        (folder / "tuned.json").write_text(json.dumps({"source": self.source.name, "tuned_layers":
+                                                       len(self.top), "weights_sha256": digest.hexdigest()}) + "\n")
+
+
+def _run(layer, hidden: torch.Tensor, additive: torch.Tensor) -> torch.Tensor:
+    """One transformer layer on (B, T, H) states; older transformers return a tuple."""
+    out = layer(hidden, additive)
+    return out[0] if isinstance(out, tuple) else out
 
 
 def _additive_mask(mask: torch.Tensor) -> torch.Tensor:
