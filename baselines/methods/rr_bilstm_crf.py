@@ -5,7 +5,6 @@ training loop (rr_trainer) and the ensemble of taggers trained from consecutive 
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +14,9 @@ import numpy as np
 from ..data.rr import Document
 from ..errors import BaselinesError
 from .base import Method, params_of
-from .rr_common import check_predictable, rows_for, split_indexes, training_labels
-from .rr_features import FEATURE_NAMES, FeatureSettings, TfidfProjection, document_features
+from .rr_common import (check_predictable, load_tagger_files, rows_for, save_tagger_files, split_indexes,
+                        training_labels)
+from .rr_features import FeatureSettings, TfidfProjection, document_features
 from .rr_network import NetworkShape
 from .rr_trainer import Sequences, TrainingSettings
 
@@ -97,32 +97,20 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
                 for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
 
     def save_state(self, folder: Path) -> None:
-        import torch
-
-        torch.save(self.model_.state_dict(), folder / "model.pt")
-        (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
+        save_tagger_files(self, folder)
         if self.tfidf_ is not None:
             import joblib
 
             joblib.dump(self.tfidf_.state(), folder / "tfidf.joblib")
-        (folder / "state.json").write_text(json.dumps({"n_features": self.n_features_,
-                                                       "feature_names": ["embedding"] + FEATURE_NAMES,
-                                                       "history": self.history_, "train": self.train_info_},
-                                                      indent=1))
 
     def load_state(self, folder: Path) -> None:
-        import torch
-
         from .rr_network import Ensemble
 
-        self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
-        state = json.loads((folder / "state.json").read_text())
-        self.n_features_, self.history_, self.train_info_ = state["n_features"], state["history"], state["train"]
+        weights = load_tagger_files(self, folder)
         self.tfidf_ = None
         if self.tfidf_dims > 0:
             import joblib
 
             self.tfidf_ = TfidfProjection.from_state(joblib.load(folder / "tfidf.joblib"))
-        weights = torch.load(folder / "model.pt", map_location="cpu", weights_only=True)
         self.model_ = Ensemble.from_state_dict(weights, len(self._seeds()), self.n_features_, len(self.labels_),
                                                params_of(NetworkShape, self))

@@ -11,7 +11,6 @@ The model folder holds the tuned encoder as a sentence-transformers folder (`enc
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +20,9 @@ import numpy as np
 from ..data.rr import Document, check_labels, model_input
 from ..errors import BaselinesError
 from .base import Method, params_of
-from .rr_common import check_predictable, rows_for, split_documents, training_labels
-from .rr_features import FEATURE_NAMES, sentence_features
+from .rr_common import (check_predictable, load_tagger_files, rows_for, save_tagger_files, split_documents,
+                        training_labels)
+from .rr_features import sentence_features
 from .rr_network import NetworkShape
 from .rr_trainer import Sequences, TrainingSettings
 
@@ -140,25 +140,14 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
                 for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
 
     def save_state(self, folder: Path) -> None:
-        import torch
-
-        torch.save(self.model_.state_dict(), folder / "model.pt")
+        save_tagger_files(self, folder)
         self.encoder_.save(folder / "encoder")
-        (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
-        (folder / "state.json").write_text(json.dumps({"n_features": self.n_features_,
-                                                       "feature_names": ["embedding"] + FEATURE_NAMES,
-                                                       "history": self.history_, "train": self.train_info_},
-                                                      indent=1))
 
     def load_state(self, folder: Path) -> None:
-        import torch
-
         from .rr_network import new_tagger
 
-        self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
-        state = json.loads((folder / "state.json").read_text())
-        self.n_features_, self.history_, self.train_info_ = state["n_features"], state["history"], state["train"]
+        weights = load_tagger_files(self, folder)
         self.encoder_ = self._new_encoder(folder / "encoder")
         self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
-        self.model_.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
+        self.model_.load_state_dict(weights)
         self.model_.eval()

@@ -1,6 +1,9 @@
 """Shared pieces of the rhetorical-role taggers: the label set, label checks and prediction rows."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from ..data.rr import Document, check_labels, document_labels
 from ..errors import BaselinesError
 
@@ -44,3 +47,27 @@ def split_documents(docs: list[Document], fraction: float, seed: int) -> tuple[l
     """(fitting, validation) documents, as split_indexes chooses them."""
     fit, val = split_indexes(len(docs), fraction, seed)
     return [docs[i] for i in fit], [docs[i] for i in val]
+
+
+def save_tagger_files(method, folder: Path) -> None:
+    """model.pt (the network's state_dict), labels.json and state.json of a fitted BiLSTM-CRF tagger."""
+    import torch
+
+    from .rr_features import FEATURE_NAMES
+
+    torch.save(method.model_.state_dict(), folder / "model.pt")
+    (folder / "labels.json").write_text(json.dumps(list(method.labels_)))
+    (folder / "state.json").write_text(json.dumps({"n_features": method.n_features_,
+                                                   "feature_names": ["embedding"] + FEATURE_NAMES,
+                                                   "history": method.history_, "train": method.train_info_}, indent=1))
+
+
+def load_tagger_files(method, folder: Path) -> dict:
+    """Set labels_, n_features_, history_ and train_info_ from the files save_tagger_files wrote; returns the
+    network's saved state_dict."""
+    import torch
+
+    method.labels_ = tuple(json.loads((folder / "labels.json").read_text()))
+    state = json.loads((folder / "state.json").read_text())
+    method.n_features_, method.history_, method.train_info_ = state["n_features"], state["history"], state["train"]
+    return torch.load(folder / "model.pt", map_location="cpu", weights_only=True)
