@@ -149,3 +149,12 @@ def test_projection_to_gold_sentences():
     assert [(r["id"], r["prediction"]) for r in project(predicted, rows)] == [
         ("g/0", "FAC"), ("g/1", "FAC"), ("g/2", "RPC")]
     assert document_from_text("x", "ab", [(0, 2)]).sentences[0].id == "x/s0"
+
+
+def test_context_texts_put_each_sentence_between_its_neighbours():
+    from baselines.methods.rr_features import context_texts
+
+    three = doc("d", [("First.", "FAC"), ("Second.", "FAC"), ("Third.", "RPC")])
+    assert context_texts(three) == ["[SEP] First. [SEP] Second.", "First. [SEP] Second. [SEP] Third.",
+                                  "Second. [SEP] Third. [SEP]"]
+    assert context_texts(doc("e", [])) == []

@@ -41,6 +41,7 @@ class FeatureSettings:
     encode_batch_size: int = 64
     surface_features: bool = True  # relative position, length, casing and a few legal cue words
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
+    neighbour_context: bool = False  # also embed each sentence between its neighbours ('prev [SEP] it [SEP] next')
 
 
 def sentence_features(doc: Document) -> np.ndarray:
@@ -62,16 +63,28 @@ def sentence_features(doc: Document) -> np.ndarray:
     return rows
 
 
+def sentence_texts(doc: Document) -> list[str]:
+    """What the encoder reads for each sentence of `doc`."""
+    return [model_input(s.text) or "." for s in doc.sentences]
+
+
+def context_texts(doc: Document) -> list[str]:
+    """Each sentence between its neighbours, 'prev [SEP] sentence [SEP] next' (an empty side at the edges)."""
+    texts = sentence_texts(doc)
+    return [f"{texts[i - 1] if i else ''} [SEP] {text} [SEP] {texts[i + 1] if i + 1 < len(texts) else ''}".strip()
+            for i, text in enumerate(texts)]
+
+
 def embed_documents(docs: list[Document], encoder: str, max_seq_length: int | None, batch_size: int,
-                    progress: bool = True, backend: str = DEFAULT_BACKEND) -> list[np.ndarray]:
-    """Per document, a (n_sentences, dim) array of cached, normalised sentence embeddings."""
+                    progress: bool = True, backend: str = DEFAULT_BACKEND, texts_of=sentence_texts) -> list[np.ndarray]:
+    """Per document, a (n_sentences, dim) array of cached, normalised embeddings of texts_of(document)."""
     from ..encoders import encode
 
     def embed(texts: list[str]) -> np.ndarray:
         return encode(texts, encoder, max_seq_length=max_seq_length, batch_size=batch_size, progress=progress,
                       backend=backend)
 
-    return apply_flat(embed, [[model_input(s.text) or "." for s in doc.sentences] for doc in docs])
+    return apply_flat(embed, [texts_of(doc) for doc in docs])
 
 
 class TfidfProjection:
@@ -113,8 +126,11 @@ class TfidfProjection:
 def document_features(docs: list[Document], settings: FeatureSettings, projection: TfidfProjection | None,
                       progress: bool = True) -> list[np.ndarray]:
     """Per document a (n_sentences, embedding dim [+ surface] [+ tfidf]) float32 matrix."""
-    parts = [embed_documents(docs, settings.encoder, settings.max_seq_length, settings.encode_batch_size, progress,
-                             settings.encode_backend)]
+    embed_args = (settings.encoder, settings.max_seq_length, settings.encode_batch_size, progress,
+                  settings.encode_backend)
+    parts = [embed_documents(docs, *embed_args)]
+    if settings.neighbour_context:
+        parts.append(embed_documents(docs, *embed_args, texts_of=context_texts))
     if settings.surface_features:
         parts.append([sentence_features(d) for d in docs])
     if projection is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .rr_trainer import Sequences, validation_score
+from .rr_trainer import Sequences, loss_weighting, validation_score
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +60,14 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
+    weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
     work = pieces(fit, settings.piece_len)
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
         order = [work[k] for k in rng.permutation(len(work))]
         with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
                   disable=not progress) as bar:
-            loss = _epoch(encoder, tagger, optimizer, fit, order, settings.batch_pieces, bar)
+            loss = _epoch(encoder, tagger, optimizer, fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
@@ -77,7 +78,7 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     return history, best[3]
 
 
-def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar) -> float:
+def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
     """One pass over the pieces in `order`; the mean CRF loss per piece."""
     encoder.train()
     tagger.train()
@@ -89,7 +90,7 @@ def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces
         x = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, F)
         y = torch.nn.utils.rnn.pad_sequence([torch.from_numpy(fit.labels[i][b:e]) for i, b, e in chosen],
                                             batch_first=True)  # (B, T)
-        loss = tagger.loss(x, y, lengths)
+        loss = tagger.loss(x, y, lengths, **weighting)
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_([*encoder.top.parameters(), *tagger.parameters()], 5.0)

@@ -13,6 +13,8 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
+from .rr_objectives import label_shift_loss, shift_head, weighted_emission_loss
+
 
 @dataclass
 class NetworkShape:
@@ -22,6 +24,7 @@ class NetworkShape:
     hidden: int = 128  # LSTM width per direction
     layers: int = 1
     dropout: float = 0.4
+    shift_weight: float = 0.0  # > 0: the label-shift auxiliary objective (rr_objectives) with this weight
 
 
 class CrfDecoding:
@@ -44,7 +47,8 @@ class BiLstmCrf(CrfDecoding, nn.Module):
     within its own length, so padding never reaches a real position (and no packed sequences are needed).
     """
 
-    def __init__(self, n_features: int, n_labels: int, projection: int, hidden: int, layers: int, dropout: float):
+    def __init__(self, n_features: int, n_labels: int, projection: int, hidden: int, layers: int, dropout: float,
+                 shift_weight: float = 0.0):
         super().__init__()
         self.project = nn.Sequential(nn.Dropout(dropout), nn.Linear(n_features, projection), nn.ReLU())
         between = dropout if layers > 1 else 0.0
@@ -53,25 +57,40 @@ class BiLstmCrf(CrfDecoding, nn.Module):
         self.drop = nn.Dropout(dropout)
         self.out = nn.Linear(2 * hidden, n_labels)
         self.crf = CRF(n_labels, batch_first=True)
+        self.shift_weight = shift_weight
+        self.shift = shift_head(hidden) if shift_weight > 0 else None
 
-    def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """x (B, T, F) padded documents, lengths (B,) -> emission scores (B, T, L)."""
+    def states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """x (B, T, F) padded documents, lengths (B,) -> BiLSTM states (B, T, 2H)."""
         h = self.project(x)  # (B, T, P)
         flip = reverse_index(lengths, x.shape[1])  # (B, T)
         ahead, _ = self.forward_lstm(h)  # (B, T, H)
         back, _ = self.backward_lstm(gather_time(h, flip))  # (B, T, H), documents reversed
-        out = torch.cat([ahead, gather_time(back, flip)], dim=2)  # (B, T, 2H)
-        return self.out(self.drop(out))  # (B, T, L)
+        return torch.cat([ahead, gather_time(back, flip)], dim=2)  # (B, T, 2H)
 
-    def loss(self, x: torch.Tensor, y: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Mean negative log-likelihood per document; y (B, T) label ids (padding ignored)."""
+    def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """x (B, T, F) padded documents, lengths (B,) -> emission scores (B, T, L)."""
+        return self.out(self.drop(self.states(x, lengths)))  # (B, T, L)
+
+    def loss(self, x: torch.Tensor, y: torch.Tensor, lengths: torch.Tensor,
+             class_weights: torch.Tensor | None = None, rare_weight: float = 0.0) -> torch.Tensor:
+        """Mean negative log-likelihood per document, plus the auxiliary objectives that are switched on;
+        y (B, T) label ids (padding ignored), class_weights (L,) for the weighted emission loss."""
         mask = padding_mask(lengths, x.shape[1])  # (B, T) bool
-        return -self.crf(self.emissions(x, lengths), y, mask=mask, reduction="mean")
+        states = self.states(x, lengths)  # (B, T, 2H)
+        scores = self.out(self.drop(states))  # (B, T, L)
+        total = -self.crf(scores, y, mask=mask, reduction="mean")
+        if self.shift is not None:
+            total = total + self.shift_weight * label_shift_loss(self.shift, states, y, mask)
+        if rare_weight > 0 and class_weights is not None:
+            total = total + rare_weight * weighted_emission_loss(scores, y, mask, class_weights)
+        return total
 
 
 def new_tagger(n_features: int, n_labels: int, shape: NetworkShape) -> BiLstmCrf:
     """A freshly initialised tagger (initial weights from torch's global generator)."""
-    return BiLstmCrf(n_features, n_labels, shape.projection, shape.hidden, shape.layers, shape.dropout)
+    return BiLstmCrf(n_features, n_labels, shape.projection, shape.hidden, shape.layers, shape.dropout,
+                     shape.shift_weight)
 
 
 class Ensemble(CrfDecoding, nn.Module):

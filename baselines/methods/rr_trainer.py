@@ -25,6 +25,7 @@ class TrainingSettings:
     lr_decay: float = 0.5  # < 1: multiply the learning rate by this after `decay_patience` epochs without gain
     decay_patience: int = 2
     predict_batch_docs: int = 8  # documents decoded at a time (validation and prediction)
+    rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (rr_objectives) with this weight
 
 
 @dataclass
@@ -50,10 +51,11 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
                                                            patience=settings.decay_patience) \
         if settings.lr_decay < 1.0 else None
     rng = np.random.default_rng(seed)
+    weighting = loss_weighting(data.ys, model.crf.num_tags, settings)
     history, best, best_state, waited = [], -float("inf"), None, 0
     for epoch in tqdm(range(1, settings.max_epochs + 1), desc=f"tagger seed {seed}", unit="epoch",
                       disable=not progress):
-        loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng), 4)
+        loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
         entry = {"epoch": epoch, "loss": loss, "val_weighted_f1": validation_score(model, data, settings, loss)}
         history.append(entry)
         if scheduler is not None:
@@ -69,15 +71,25 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
     return history
 
 
-def train_epoch(model, optimizer, data: Sequences, batch_docs: int, rng: np.random.Generator) -> float:
-    """One pass over the training sequences; the mean loss per sequence."""
+def loss_weighting(ys: list[np.ndarray], n_labels: int, settings: TrainingSettings) -> dict:
+    """Keyword arguments of the tagger's loss for the class-weighted objective ({} when it is off)."""
+    if settings.rare_weight <= 0:
+        return {}
+    from .rr_objectives import balanced_weights
+
+    return {"class_weights": balanced_weights(ys, n_labels), "rare_weight": settings.rare_weight}
+
+
+def train_epoch(model, optimizer, data: Sequences, batch_docs: int, rng: np.random.Generator,
+                weighting: dict | None = None) -> float:
+    """One pass over the training sequences; the mean loss per sequence (`weighting`: see loss_weighting)."""
     import torch
 
     model.train()
     total = 0.0
     for x, y, lengths, _ in batches(data.xs, data.ys, epoch_order(data.xs, rng, batch_docs), batch_docs):
         optimizer.zero_grad()
-        loss = model.loss(x, y, lengths)
+        loss = model.loss(x, y, lengths, **(weighting or {}))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         optimizer.step()

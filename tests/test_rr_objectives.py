@@ -1,0 +1,58 @@
+"""The tagger's auxiliary objectives: label shift and class-weighted emissions, on toy data."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from baselines.methods.rr_network import Ensemble, NetworkShape, batches, new_tagger, padding_mask
+from baselines.methods.rr_objectives import balanced_weights, label_shift_loss, weighted_emission_loss
+from baselines.methods.rr_trainer import Sequences, TrainingSettings, train_tagger
+from test_rr_methods import toy_sequences
+
+
+def test_label_shift_loss_counts_only_pairs_inside_documents():
+    head = torch.nn.Linear(8, 1)
+    torch.nn.init.zeros_(head.weight)
+    torch.nn.init.zeros_(head.bias)  # every logit 0: each pair costs log 2
+    states = torch.randn(2, 4, 4)  # (B, T, 2H)
+    y = torch.tensor([[0, 0, 1, 1], [2, 1, 0, 0]])
+    mask = padding_mask(torch.tensor([4, 2]), 4)
+    with torch.no_grad():
+        loss = label_shift_loss(head, states, y, mask)
+    assert math.isclose(float(loss), (3 + 1) * math.log(2) / 2, rel_tol=1e-6)
+    assert float(label_shift_loss(head, states[:, :1], y[:, :1], mask[:, :1])) == 0.0
+
+
+def test_weighted_emission_loss_is_the_weighted_cross_entropy_of_real_positions():
+    scores = torch.randn(2, 3, 4)  # (B, T, L)
+    y = torch.tensor([[0, 3, 1], [2, 0, 0]])
+    mask = padding_mask(torch.tensor([3, 1]), 3)
+    weights = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    expected = sum(float(weights[y[b, t]] * -torch.log_softmax(scores[b, t], 0)[y[b, t]])
+                   for b, t in [(0, 0), (0, 1), (0, 2), (1, 0)]) / 2
+    assert math.isclose(float(weighted_emission_loss(scores, y, mask, weights)), expected, rel_tol=1e-5)
+
+
+def test_balanced_weights_favour_rare_labels_and_leave_unseen_ones_at_one():
+    weights = balanced_weights([np.array([0, 0, 0, 1]), np.array([0, 0, 0, 0])], 3).numpy()
+    assert weights[1] > 1.0 > weights[0] and weights[2] == 1.0
+    assert math.isclose(weights[1], math.sqrt(8 / (3 * 1)), rel_tol=1e-6)
+
+
+def test_tagger_with_both_objectives_learns_and_reloads_identically():
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    xs, ys = toy_sequences(64, rng)
+    val_xs, val_ys = toy_sequences(16, rng)
+    shape = NetworkShape(projection=16, hidden=16, dropout=0.0, shift_weight=1.0)
+    model = new_tagger(4, 3, shape)
+    settings = TrainingSettings(lr=0.02, max_epochs=25, patience=25, rare_weight=1.0)
+    history = train_tagger(model, Sequences(xs, ys, val_xs, val_ys), settings, seed=0)
+    assert max(e["val_weighted_f1"] for e in history) > 0.9
+    ensemble = Ensemble([model]).eval()
+    restored = Ensemble.from_state_dict(ensemble.state_dict(), 1, 4, 3, shape)
+    x, _, lengths, _ = next(batches(val_xs, None, list(range(len(val_xs))), len(val_xs)))
+    with torch.no_grad():
+        assert restored.decode(x, lengths)[0] == ensemble.decode(x, lengths)[0]
