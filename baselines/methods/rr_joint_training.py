@@ -79,7 +79,7 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
 
 
 def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
-    """One pass over the pieces in `order`; the mean CRF loss per piece."""
+    """One pass over the pieces in `order`; the mean training loss (CRF plus any auxiliary) per piece."""
     encoder.train()
     tagger.train()
     total = 0.0
