@@ -4,8 +4,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 import torch
 
+from baselines.errors import BaselinesError
 from baselines.methods.rr_network import Ensemble, NetworkShape, batches, new_tagger, padding_mask
 from baselines.methods.rr_objectives import balanced_weights, label_shift_loss, weighted_emission_loss
 from baselines.methods.rr_trainer import Sequences, TrainingSettings, train_tagger
@@ -56,3 +58,11 @@ def test_tagger_with_both_objectives_learns_and_reloads_identically():
     x, _, lengths, _ = next(batches(val_xs, None, list(range(len(val_xs))), len(val_xs)))
     with torch.no_grad():
         assert restored.decode(x, lengths)[0] == ensemble.decode(x, lengths)[0]
+
+
+def test_negative_objective_weights_are_refused_by_name():
+    with pytest.raises(BaselinesError, match="shift_weight must be >= 0"):
+        new_tagger(4, 3, NetworkShape(shift_weight=-1.0))
+    with pytest.raises(BaselinesError, match="rare_weight must be >= 0"):
+        train_tagger(new_tagger(4, 3, NetworkShape()), Sequences(*toy_sequences(2, np.random.default_rng(0))),
+                     TrainingSettings(rare_weight=-0.5), seed=0)

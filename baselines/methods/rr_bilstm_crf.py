@@ -14,8 +14,8 @@ import numpy as np
 from ..data.rr import Document
 from ..errors import BaselinesError
 from .base import Method, params_of
-from .rr_common import (check_predictable, load_tagger_files, rows_for, save_tagger_files, split_indexes,
-                        training_labels)
+from .rr_common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
+                        save_tagger_files, split_indexes, training_labels)
 from .rr_features import FeatureSettings, TfidfProjection, document_features
 from .rr_network import NetworkShape
 from .rr_trainer import Sequences, TrainingSettings
@@ -42,6 +42,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
     def fit(self, train: list[Document], val=None):
         from .rr_ensemble import MemberPlan, fit_ensemble
 
+        check_objective_weights(self)
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
         if not docs:

@@ -20,8 +20,8 @@ import numpy as np
 from ..data.rr import Document, check_labels, model_input
 from ..errors import BaselinesError
 from .base import Method, params_of
-from .rr_common import (check_predictable, load_tagger_files, rows_for, save_tagger_files, split_documents,
-                        training_labels)
+from .rr_common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
+                        save_tagger_files, split_documents, training_labels)
 from .rr_features import sentence_features
 from .rr_network import NetworkShape
 from .rr_trainer import Sequences, TrainingSettings
@@ -53,6 +53,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         from .rr_network import new_tagger, torch_threads
         from .rr_trainer import train_tagger
 
+        check_objective_weights(self)
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
         if not docs:

@@ -71,3 +71,11 @@ def load_tagger_files(method, folder: Path) -> dict:
     state = json.loads((folder / "state.json").read_text())
     method.n_features_, method.history_, method.train_info_ = state["n_features"], state["history"], state["train"]
     return torch.load(folder / "model.pt", map_location="cpu", weights_only=True)
+
+
+def check_objective_weights(method) -> None:
+    """Refuse negative auxiliary-objective weights before any encoding or training starts."""
+    from .rr_objectives import checked_weight
+
+    checked_weight("shift_weight", method.shift_weight)
+    checked_weight("rare_weight", method.rare_weight)

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
-from .rr_objectives import label_shift_loss, shift_head, weighted_emission_loss
+from .rr_objectives import checked_weight, label_shift_loss, shift_head, weighted_emission_loss
 
 
 @dataclass
@@ -57,7 +57,7 @@ class BiLstmCrf(CrfDecoding, nn.Module):
         self.drop = nn.Dropout(dropout)
         self.out = nn.Linear(2 * hidden, n_labels)
         self.crf = CRF(n_labels, batch_first=True)
-        self.shift_weight = shift_weight
+        self.shift_weight = checked_weight("shift_weight", shift_weight)
         self.shift = shift_head(hidden) if shift_weight > 0 else None
 
     def states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

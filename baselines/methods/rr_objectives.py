@@ -14,6 +14,15 @@ import torch
 from torch import nn
 from torch.nn import functional
 
+from ..errors import BaselinesError
+
+
+def checked_weight(name: str, value: float) -> float:
+    """`value` when it is a usable objective weight (>= 0; 0 switches the objective off)."""
+    if not value >= 0:
+        raise BaselinesError(f"{name} must be >= 0 (0 switches it off), got {value}")
+    return value
+
 
 def shift_head(hidden: int) -> nn.Module:
     """Head scoring a role change from the states (2H each) of sentence t-1 and sentence t."""

@@ -73,9 +73,10 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
 
 def loss_weighting(ys: list[np.ndarray], n_labels: int, settings: TrainingSettings) -> dict:
     """Keyword arguments of the tagger's loss for the class-weighted objective ({} when it is off)."""
-    if settings.rare_weight <= 0:
+    from .rr_objectives import balanced_weights, checked_weight
+
+    if checked_weight("rare_weight", settings.rare_weight) == 0:
         return {}
-    from .rr_objectives import balanced_weights
 
     return {"class_weights": balanced_weights(ys, n_labels), "rare_weight": settings.rare_weight}
 
