@@ -8,7 +8,7 @@ import torch
 from baselines.data.rr import Document, Sentence
 from baselines.errors import BaselinesError, DataError
 from baselines.methods.base import Method
-from baselines.methods.rr_features import sentence_features
+from baselines.methods.rr_features import FEATURE_NAMES, FeatureSettings, feature_names, sentence_features
 from baselines.methods.rr_network import BiLstmCrf, Ensemble, batches, crf_marginals
 from baselines.methods.rr_simple import RRMajority, RRTfidfLogreg
 from baselines.rr_pipeline import document_from_text, project, resegment
@@ -158,3 +158,10 @@ def test_context_texts_put_each_sentence_between_its_neighbours():
     assert context_texts(three) == ["[SEP] First. [SEP] Second.", "First. [SEP] Second. [SEP] Third.",
                                   "Second. [SEP] Third. [SEP]"]
     assert context_texts(doc("e", [])) == []
+
+
+def test_feature_names_follow_the_blocks_that_are_switched_on():
+    assert feature_names(FeatureSettings()) == ["embedding"] + FEATURE_NAMES
+    wide = feature_names(FeatureSettings(neighbour_context=True, tfidf_dims=32))
+    assert wide == ["embedding", "context_embedding"] + FEATURE_NAMES + ["tfidf_svd[32]"]
+    assert feature_names(FeatureSettings(surface_features=False)) == ["embedding"]

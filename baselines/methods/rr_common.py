@@ -53,12 +53,12 @@ def save_tagger_files(method, folder: Path) -> None:
     """model.pt (the network's state_dict), labels.json and state.json of a fitted BiLSTM-CRF tagger."""
     import torch
 
-    from .rr_features import FEATURE_NAMES
+    from .rr_features import feature_names
 
     torch.save(method.model_.state_dict(), folder / "model.pt")
     (folder / "labels.json").write_text(json.dumps(list(method.labels_)))
     (folder / "state.json").write_text(json.dumps({"n_features": method.n_features_,
-                                                   "feature_names": ["embedding"] + FEATURE_NAMES,
+                                                   "feature_names": feature_names(method),
                                                    "history": method.history_, "train": method.train_info_}, indent=1))
 
 

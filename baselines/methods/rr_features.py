@@ -123,6 +123,18 @@ class TfidfProjection:
         return cls(*state)
 
 
+def feature_names(settings) -> list[str]:
+    """Names of the column blocks of a tagger's input, in order (for the model folder's state.json)."""
+    names = ["embedding"]
+    if getattr(settings, "neighbour_context", False):
+        names.append("context_embedding")
+    if getattr(settings, "surface_features", True):
+        names += FEATURE_NAMES
+    if getattr(settings, "tfidf_dims", 0) > 0:
+        names.append(f"tfidf_svd[{settings.tfidf_dims}]")
+    return names
+
+
 def document_features(docs: list[Document], settings: FeatureSettings, projection: TfidfProjection | None,
                       progress: bool = True) -> list[np.ndarray]:
     """Per document a (n_sentences, embedding dim [+ surface] [+ tfidf]) float32 matrix."""
