@@ -66,3 +66,12 @@ def test_negative_objective_weights_are_refused_by_name():
     with pytest.raises(BaselinesError, match="rare_weight must be >= 0"):
         train_tagger(new_tagger(4, 3, NetworkShape()), Sequences(*toy_sequences(2, np.random.default_rng(0))),
                      TrainingSettings(rare_weight=-0.5), seed=0)
+
+
+def test_negative_joint_epochs_are_refused_before_any_encoding():
+    from baselines.data.rr import Document, Sentence
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+
+    doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
+    with pytest.raises(BaselinesError, match="tune_epochs must be >= 0"):
+        FineTunedTagger(tune_epochs=-1).fit([doc])

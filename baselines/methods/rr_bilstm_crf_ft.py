@@ -24,6 +24,7 @@ from .rr_common import (check_objective_weights, check_predictable, load_tagger_
                         save_tagger_files, split_documents, training_labels)
 from .rr_features import sentence_features
 from .rr_network import NetworkShape
+from .rr_objectives import checked_weight
 from .rr_trainer import Sequences, TrainingSettings
 
 
@@ -54,6 +55,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         from .rr_trainer import train_tagger
 
         check_objective_weights(self)
+        checked_weight("tune_epochs", self.tune_epochs)
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
         if not docs:
