@@ -165,3 +165,18 @@ def test_feature_names_follow_the_blocks_that_are_switched_on():
     wide = feature_names(FeatureSettings(neighbour_context=True, tfidf_dims=32))
     assert wide == ["embedding", "context_embedding"] + FEATURE_NAMES + ["tfidf_svd[32]"]
     assert feature_names(FeatureSettings(surface_features=False)) == ["embedding"]
+
+
+def test_tuned_encoder_vectors_do_not_depend_on_batch_order():
+    """encode() pools texts in length order; each vector equals the text pooled on its own."""
+    from baselines.encoder_names import resolve_encoder
+    from baselines.methods.rr_tuned_encoder import TunedEncoder
+
+    encoder = TunedEncoder(resolve_encoder("minilm"), tuned_layers=1, max_seq_length=32)
+    texts = ["Held.", "The appeal is dismissed with costs.", "Heard counsel for the parties at length today.",
+             "No.", "The High Court erred in law when it set aside the order of the trial court."]
+    vectors = encoder.encode(texts, batch_size=2)
+    alone = np.vstack([encoder.encode([t], batch_size=1) for t in texts])
+    assert vectors.shape == (5, encoder.dimension)
+    np.testing.assert_allclose(vectors, alone, atol=1e-5)
+    assert not np.allclose(vectors[0], vectors[1])

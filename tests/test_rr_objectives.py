@@ -75,3 +75,22 @@ def test_negative_joint_epochs_are_refused_before_any_encoding():
     doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
     with pytest.raises(BaselinesError, match="tune_epochs must be >= 0"):
         FineTunedTagger(tune_epochs=-1).fit([doc])
+
+
+def test_unknown_joint_schedule_is_refused_before_any_encoding():
+    from baselines.data.rr import Document, Sentence
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+
+    doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
+    with pytest.raises(BaselinesError, match="tune_schedule must be one of constant, linear, got 'cosine'"):
+        FineTunedTagger(tune_schedule="cosine").fit([doc])
+
+
+def test_linear_schedule_warms_up_then_decays_to_zero():
+    from baselines.methods.rr_joint_training import schedule
+
+    factor = schedule("linear", 100)  # 10 warm-up steps
+    assert [factor(step) for step in (0, 4, 9)] == pytest.approx([0.1, 0.5, 1.0])
+    assert factor(10) == pytest.approx(1.0) and factor(55) == pytest.approx(0.5)
+    assert factor(99) == pytest.approx(1 / 90) and factor(100) == 0.0
+    assert all(schedule("constant", 100)(step) == 1.0 for step in (0, 50, 99))

@@ -40,6 +40,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     tune_epochs: int = 4  # joint epochs after the frozen stage (0: the frozen stage only)
     encoder_lr: float = 1e-4
     tagger_lr: float = 5e-4  # the tagger's learning rate while tuning
+    tune_schedule: str = "constant"  # or 'linear': warm up over 10% of the joint steps, then decay to 0
     piece_len: int = 64  # sentences per document piece in a tuning step
     batch_pieces: int = 2  # pieces per tuning step
     surface_features: bool = True
@@ -50,12 +51,13 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     seed: int = 0
 
     def fit(self, train: list[Document], val=None):
-        from .rr_joint_training import tune_jointly
+        from .rr_joint_training import checked_schedule, tune_jointly
         from .rr_network import new_tagger, torch_threads
         from .rr_trainer import train_tagger
 
         check_objective_weights(self)
         checked_weight("tune_epochs", self.tune_epochs)
+        checked_schedule(self.tune_schedule)
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
         if not docs:

@@ -15,7 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..errors import BaselinesError
 from .rr_trainer import Sequences, loss_weighting, validation_score
+
+SCHEDULES = ("constant", "linear")
+WARMUP_FRACTION = 0.1  # of all joint steps, for the 'linear' schedule
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +61,19 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
                                    {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
     rng = np.random.default_rng(settings.seed)
+    work = pieces(fit, settings.piece_len)
+    steps = -(-len(work) // settings.batch_pieces) * settings.tune_epochs
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(checked_schedule(settings.tune_schedule), steps))
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
     weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
-    work = pieces(fit, settings.piece_len)
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
         order = [work[k] for k in rng.permutation(len(work))]
         with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
                   disable=not progress) as bar:
-            loss = _epoch(encoder, tagger, optimizer, fit, order, settings.batch_pieces, bar, weighting)
+            loss = _epoch(encoder, tagger, (optimizer, scheduler), fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
@@ -78,8 +84,26 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     return history, best[3]
 
 
-def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
-    """One pass over the pieces in `order`; the mean training loss (CRF plus any auxiliary) per piece."""
+def checked_schedule(name: str) -> str:
+    """`name` when it is a known learning-rate schedule of the joint stage."""
+    if name not in SCHEDULES:
+        raise BaselinesError(f"tune_schedule must be one of {', '.join(SCHEDULES)}, got {name!r}")
+    return name
+
+
+def schedule(name: str, steps: int):
+    """Learning-rate factor by step: 1 throughout ('constant'), or a linear warm-up over WARMUP_FRACTION
+    of the `steps` followed by a linear decay to 0 at the last step ('linear')."""
+    if name == "constant":
+        return lambda step: 1.0
+    warmup = max(1, int(WARMUP_FRACTION * steps))
+    return lambda step: (step + 1) / warmup if step < warmup else max(0.0, (steps - step) / max(1, steps - warmup))
+
+
+def _epoch(encoder, tagger, optimizers, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
+    """One pass over the pieces in `order` (one optimizer and scheduler step per batch); the mean training
+    loss (CRF plus any auxiliary) per piece."""
+    optimizer, scheduler = optimizers
     encoder.train()
     tagger.train()
     total = 0.0
@@ -95,6 +119,7 @@ def _epoch(encoder, tagger, optimizer, fit: Documents, order: list, batch_pieces
         loss.backward()
         torch.nn.utils.clip_grad_norm_([*encoder.top.parameters(), *tagger.parameters()], 5.0)
         optimizer.step()
+        scheduler.step()
         total += float(loss.detach()) * len(chosen)
         bar.update(int(lengths.sum()))
     return total / max(len(order), 1)

@@ -99,9 +99,13 @@ class TunedEncoder(nn.Module):
         """(len(texts), hidden) float32 unit vectors, through both stages, without gradients."""
         self.eval()
         states = self.lower_states(texts, batch_size, progress)
+        order = sorted(range(len(states)), key=lambda i: -states[i].shape[0])  # similar lengths share a batch
+        vectors = np.zeros((len(states), self.dimension), dtype=np.float32)
         with torch.no_grad():
-            blocks = [self.pooled(states[b:b + batch_size]) for b in range(0, len(states), batch_size)]
-        return torch.cat(blocks).numpy() if blocks else np.zeros((0, self.dimension), dtype=np.float32)
+            for begin in range(0, len(order), batch_size):
+                rows = order[begin:begin + batch_size]
+                vectors[rows] = self.pooled([states[i] for i in rows]).numpy()
+        return vectors
 
     def save(self, folder: Path) -> None:
         """The source sentence-transformers folder with the tuned transformer weights, at `folder`; its
