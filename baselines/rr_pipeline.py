@@ -114,7 +114,8 @@ def predict_file(path: Path, *, model: Path | None = None, method_name: str | No
     text = read_text(path)
     folder = Path(model) if model else model_folder(models_root(models_dir), "rr", method_name or get_task("rr").default_method)
     if not (folder / "config.json").is_file():
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train rr` first (or pass --model)")
+        train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
+        raise BaselinesError(f"no trained model in {folder}; run `{train}` first (or pass --model)")
     tagger = Method.load(folder)
     with Progress(transient=True) as progress:
         bar = progress.add_task("segmenting", total=len(text))

@@ -180,3 +180,12 @@ def test_tuned_encoder_vectors_do_not_depend_on_batch_order():
     assert vectors.shape == (5, encoder.dimension)
     np.testing.assert_allclose(vectors, alone, atol=1e-5)
     assert not np.allclose(vectors[0], vectors[1])
+
+
+def test_predicting_without_a_trained_model_names_the_training_command(tmp_path):
+    from baselines.rr_pipeline import predict_file
+
+    judgment = tmp_path / "judgment.txt"
+    judgment.write_text("The appeal is dismissed.\n")
+    with pytest.raises(BaselinesError, match="run `baselines train rr --method bilstm-crf-ft` first"):
+        predict_file(judgment, method_name="bilstm-crf-ft", models_dir=tmp_path / "models")

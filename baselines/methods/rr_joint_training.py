@@ -63,7 +63,7 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     rng = np.random.default_rng(settings.seed)
     work = pieces(fit, settings.piece_len)
     steps = -(-len(work) // settings.batch_pieces) * settings.tune_epochs
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(checked_schedule(settings.tune_schedule), steps))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings.tune_schedule, steps))
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
@@ -73,7 +73,7 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
         order = [work[k] for k in rng.permutation(len(work))]
         with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
                   disable=not progress) as bar:
-            loss = _epoch(encoder, tagger, (optimizer, scheduler), fit, order, settings.batch_pieces, bar, weighting)
+            loss = _epoch(encoder, tagger, scheduler, fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
@@ -94,16 +94,16 @@ def checked_schedule(name: str) -> str:
 def schedule(name: str, steps: int):
     """Learning-rate factor by step: 1 throughout ('constant'), or a linear warm-up over WARMUP_FRACTION
     of the `steps` followed by a linear decay to 0 at the last step ('linear')."""
-    if name == "constant":
+    if checked_schedule(name) == "constant":
         return lambda step: 1.0
     warmup = max(1, int(WARMUP_FRACTION * steps))
     return lambda step: (step + 1) / warmup if step < warmup else max(0.0, (steps - step) / max(1, steps - warmup))
 
 
-def _epoch(encoder, tagger, optimizers, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
-    """One pass over the pieces in `order` (one optimizer and scheduler step per batch); the mean training
-    loss (CRF plus any auxiliary) per piece."""
-    optimizer, scheduler = optimizers
+def _epoch(encoder, tagger, scheduler, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
+    """One pass over the pieces in `order`, one step of the scheduler's optimizer and of the scheduler per
+    batch; the mean training loss (CRF plus any auxiliary) per piece."""
+    optimizer = scheduler.optimizer
     encoder.train()
     tagger.train()
     total = 0.0
