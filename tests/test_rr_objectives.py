@@ -94,3 +94,49 @@ def test_linear_schedule_warms_up_then_decays_to_zero():
     assert factor(10) == pytest.approx(1.0) and factor(55) == pytest.approx(0.5)
     assert factor(99) == pytest.approx(1 / 90) and factor(100) == 0.0
     assert all(schedule("constant", 100)(step) == 1.0 for step in (0, 50, 99))
+
+
+def test_negative_average_from_is_refused_before_any_encoding():
+    from baselines.data.rr import Document, Sentence
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+
+    doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
+    with pytest.raises(BaselinesError, match="tune_average_from must be >= 0 .*got -1"):
+        FineTunedTagger(tune_average_from=-1).fit([doc])
+
+
+def test_weight_average_is_the_mean_of_the_points_in_each_entrys_dtype():
+    from baselines.methods.rr_joint_training import WeightAverage
+
+    layer, average = torch.nn.Linear(3, 2), WeightAverage()
+    layer.register_buffer("steps", torch.tensor(0, dtype=torch.int64))
+    points = []
+    for k in range(3):
+        with torch.no_grad():
+            layer.weight.fill_(float(k))
+            layer.bias.copy_(torch.tensor([k, 2.0 * k]))
+            layer.steps.fill_(2 * k)
+        points.append({key: value.clone() for key, value in layer.state_dict().items()})
+        average.add(layer)
+    (mean,) = average.mean_states(layer)
+    assert torch.equal(mean["weight"], torch.full((2, 3), 1.0)) and torch.equal(mean["bias"], torch.tensor([1.0, 2.0]))
+    assert mean["steps"].dtype == torch.int64 and int(mean["steps"]) == 2
+    assert torch.equal(layer.weight, points[-1]["weight"])  # averaging reads the module, never writes it
+
+
+@pytest.mark.parametrize("mean_score, kept", [(0.8, 0), (0.9, "mean 2-3"), (0.95, "mean 2-3")])
+def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monkeypatch, mean_score, kept):
+    from types import SimpleNamespace
+
+    from baselines.methods import rr_joint_training
+    from baselines.methods.rr_joint_training import Documents, WeightAverage, _averaged_or_start
+
+    encoder, tagger, average = SimpleNamespace(top=torch.nn.Linear(2, 2)), torch.nn.Linear(2, 3), WeightAverage()
+    average.add(encoder.top, tagger)
+    monkeypatch.setattr(rr_joint_training, "_score", lambda *args: mean_score)
+    start, history = (0.9, "top state", "tagger state", 0), []
+    val = Documents([[torch.zeros(1, 2)]], [np.zeros((1, 0), dtype=np.float32)], [np.zeros(1, dtype=np.int64)])
+    settings = SimpleNamespace(tune_average_from=2, tune_epochs=3)
+    best = _averaged_or_start(average, encoder, tagger, val, settings, start, history)
+    assert best[3] == kept and history == [{"epoch": "mean 2-3", "val_weighted_f1": mean_score}]
+    assert best == start if kept == 0 else best[0] == mean_score

@@ -68,10 +68,22 @@ def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path
     after = tagger.encoder_.transformer.state_dict()
     changed = {k.split(".")[2] for k in before if k.startswith("encoder.layer.") and not torch.equal(before[k], after[k])}
     assert changed == {str(tagger.encoder_.cut)}  # only the top layer moved
-    assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1]
-    assert tagger.train_info_["kept_tuning_epoch"] == 1  # no validation documents: the last epoch
+    assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1, "mean 1-1"]  # fewer epochs than
+    assert tagger.train_info_["kept_tuning_epoch"] == "mean 1-1"  # tune_average_from (2): the last one
     rows = tagger.predict(dev, progress=False)
     folder = tagger.save(tmp_path / "bilstm-crf-ft")
     assert (folder / "encoder" / "modules.json").is_file() and (folder / "encoder" / "model.safetensors").is_file()
     assert json.loads((folder / "encoder" / "sentence_bert_config.json").read_text())["max_seq_length"] == 24
     assert Method.load(folder).predict(dev, progress=False) == rows
+
+
+def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(data_dir, tmp_path):
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+
+    train, dev = load_rr(data_dir, "train")[:3], load_rr(data_dir, "dev")[:1]
+    tagger = FineTunedTagger(max_seq_length=16, tuned_layers=1, tune_epochs=2, tune_average_from=1, max_epochs=2,
+                             hidden=16, projection=32, encoder_lr=1e-3, val_fraction=0.0, seed=0).fit(train)
+    assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1, 2, "mean 1-2"]
+    assert tagger.train_info_["kept_tuning_epoch"] == "mean 1-2"  # no validation documents: the mean
+    rows = tagger.predict(dev, progress=False)
+    assert Method.load(tagger.save(tmp_path / "averaged")).predict(dev, progress=False) == rows

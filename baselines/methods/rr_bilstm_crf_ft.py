@@ -40,6 +40,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     tune_epochs: int = 4  # joint epochs after the frozen stage (0: the frozen stage only)
     encoder_lr: float = 1e-4
     tagger_lr: float = 5e-4  # the tagger's learning rate while tuning
+    tune_average_from: int = 2  # k > 0: keep the mean weights of joint epochs k..tune_epochs; 0: the best epoch
     tune_schedule: str = "constant"  # or 'linear': warm up over 10% of the joint steps, then decay to 0
     piece_len: int = 64  # sentences per document piece in a tuning step
     batch_pieces: int = 2  # pieces per tuning step
@@ -57,6 +58,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
 
         check_objective_weights(self)
         checked_weight("tune_epochs", self.tune_epochs)
+        checked_weight("tune_average_from", self.tune_average_from)
         checked_schedule(self.tune_schedule)
         started = time.time()
         docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]

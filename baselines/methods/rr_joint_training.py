@@ -4,7 +4,10 @@ Each step encodes the sentences of a few document pieces through the trainable t
 token states are precomputed), adds the surface features, and back-propagates the tagger's CRF loss into
 both. After every epoch the validation documents are decoded; the best epoch, counting the frozen start
 as epoch 0, is kept, so tuning never leaves a model worse on validation than the one it started from
-(without validation documents, the last epoch is kept).
+(without validation documents, the last epoch is kept). With `tune_average_from` k > 0 the candidate
+epochs are replaced by one model: the mean of the weights at the end of epochs k..tune_epochs (the last
+epoch alone when there are fewer than k), kept unless the frozen start scores higher on validation (a mean of nearby points of one trajectory is less
+noisy than the one epoch a small validation set prefers).
 """
 from __future__ import annotations
 
@@ -53,9 +56,10 @@ def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
 
 
 def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
-                 progress: bool = True) -> tuple[list[dict], int]:
-    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the best epoch on `val`.
-    Returns the epoch history and the epoch kept."""
+                 progress: bool = True) -> tuple[list[dict], int | str]:
+    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the mean of the later
+    epochs or the best epoch, as the module says. Returns the epoch history and the epoch kept (a number,
+    or 'mean k-n')."""
     from tqdm.auto import tqdm
 
     optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
@@ -67,6 +71,7 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
+    average = WeightAverage() if settings.tune_average_from > 0 else None
     weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
@@ -77,11 +82,53 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
-        if score > best[0] or not val.states:  # without validation documents the last epoch is kept
+        if average is not None:
+            if epoch >= min(settings.tune_average_from, settings.tune_epochs):
+                average.add(encoder.top, tagger)
+        elif score > best[0] or not val.states:  # without validation documents the last epoch is kept
             best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
+    if average is not None:
+        best = _averaged_or_start(average, encoder, tagger, val, settings, best, history)
     encoder.top.load_state_dict(best[1])
     tagger.load_state_dict(best[2])
     return history, best[3]
+
+
+class WeightAverage:
+    """Running mean of the weights of some modules over the points it is given (float32 sums)."""
+
+    def __init__(self):
+        self.sums: list[dict] | None = None
+        self.count = 0
+
+    def add(self, *modules) -> None:
+        states = [{k: v.detach().float().clone() for k, v in m.state_dict().items()} for m in modules]
+        if self.sums is None:
+            self.sums = states
+        else:
+            for total, state in zip(self.sums, states):
+                for key, value in state.items():
+                    total[key] += value
+        self.count += 1
+
+    def mean_states(self, *modules) -> list[dict]:
+        """The mean state_dict of each module, in each entry's own dtype."""
+        return [{k: (total[k] / self.count).to(v.dtype) for k, v in m.state_dict().items()}
+                for m, total in zip(modules, self.sums)]
+
+
+def _averaged_or_start(average: WeightAverage, encoder, tagger, val: Documents, settings, start: tuple,
+                       history: list[dict]) -> tuple:
+    """The averaged epochs as (score, encoder top state, tagger state, epoch 'mean'), unless the frozen
+    start (`start`) scores higher on validation; the average's score is added to `history`."""
+    top, tags = average.mean_states(encoder.top, tagger)
+    encoder.top.load_state_dict(top)
+    tagger.load_state_dict(tags)
+    score = _score(encoder, tagger, val, settings)
+    first = min(settings.tune_average_from, settings.tune_epochs)
+    history.append({"epoch": f"mean {first}-{settings.tune_epochs}", "val_weighted_f1": score})
+    log.info("mean of tuning epochs %s-%s: val weighted F1 %s", first, settings.tune_epochs, score)
+    return start if val.states and start[0] > score else (score, top, tags, f"mean {first}-{settings.tune_epochs}")
 
 
 def checked_schedule(name: str) -> str:
