@@ -86,4 +86,7 @@ def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(
     assert [e["epoch"] for e in tagger.history_["tuned"]] == [0, 1, 2, "mean 1-2"]
     assert tagger.train_info_["kept_tuning_epoch"] == "mean 1-2"  # no validation documents: the mean
     rows = tagger.predict(dev, progress=False)
-    assert Method.load(tagger.save(tmp_path / "averaged")).predict(dev, progress=False) == rows
+    reloaded = Method.load(tagger.save(tmp_path / "averaged"))
+    assert reloaded.predict(dev, progress=False) == rows
+    again = reloaded.save(tmp_path / "saved-again") / "encoder" / "tuned.json"
+    assert again.read_text() == (tmp_path / "averaged" / "encoder" / "tuned.json").read_text()  # same source

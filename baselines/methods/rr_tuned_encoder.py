@@ -119,8 +119,13 @@ class TunedEncoder(nn.Module):
         digest = hashlib.sha256()
         for weights in sorted(folder.glob("*.safetensors")):
             digest.update(weights.read_bytes())
-        (folder / "tuned.json").write_text(json.dumps({"source": self.source.name, "tuned_layers":
+        (folder / "tuned.json").write_text(json.dumps({"source": self._source_name(), "tuned_layers":
                                                        len(self.top), "weights_sha256": digest.hexdigest()}) + "\n")
+
+    def _source_name(self) -> str:
+        """The name of the encoder the tuning started from (kept when a saved tuned encoder is saved again)."""
+        earlier = self.source / "tuned.json"
+        return json.loads(earlier.read_text())["source"] if earlier.is_file() else self.source.name
 
 
 def _run(layer, hidden: torch.Tensor, additive: torch.Tensor) -> torch.Tensor:
