@@ -136,7 +136,6 @@ def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monk
     monkeypatch.setattr(rr_joint_training, "_score", lambda *args: mean_score)
     start, history = (0.9, "top state", "tagger state", 0), []
     val = Documents([[torch.zeros(1, 2)]], [np.zeros((1, 0), dtype=np.float32)], [np.zeros(1, dtype=np.int64)])
-    settings = SimpleNamespace(tune_average_from=2, tune_epochs=3)
-    best = _averaged_or_start(average, encoder, tagger, val, settings, start, history)
+    best = _averaged_or_start(average, "mean 2-3", encoder, tagger, val, SimpleNamespace(), start, history)
     assert best[3] == kept and history == [{"epoch": "mean 2-3", "val_weighted_f1": mean_score}]
     assert best == start if kept == 0 else best[0] == mean_score

@@ -6,8 +6,8 @@ both. After every epoch the validation documents are decoded; the best epoch, co
 as epoch 0, is kept, so tuning never leaves a model worse on validation than the one it started from
 (without validation documents, the last epoch is kept). With `tune_average_from` k > 0 the candidate
 epochs are replaced by one model: the mean of the weights at the end of epochs k..tune_epochs (the last
-epoch alone when there are fewer than k), kept unless the frozen start scores higher on validation (a mean of nearby points of one trajectory is less
-noisy than the one epoch a small validation set prefers).
+epoch alone when there are fewer than k), kept unless the frozen start scores higher on validation (a
+mean of nearby points of one trajectory is less noisy than the one epoch a small validation set prefers).
 """
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
-    average = WeightAverage() if settings.tune_average_from > 0 else None
+    average_from = min(settings.tune_average_from, settings.tune_epochs) if settings.tune_average_from > 0 else None
+    average = WeightAverage()
     weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
@@ -82,13 +83,13 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
-        if average is not None:
-            if epoch >= min(settings.tune_average_from, settings.tune_epochs):
-                average.add(encoder.top, tagger)
-        elif score > best[0] or not val.states:  # without validation documents the last epoch is kept
+        if average_from is not None and epoch >= average_from:
+            average.add(encoder.top, tagger)
+        elif average_from is None and (score > best[0] or not val.states):  # no validation: the last epoch
             best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
-    if average is not None:
-        best = _averaged_or_start(average, encoder, tagger, val, settings, best, history)
+    if average_from is not None:
+        best = _averaged_or_start(average, f"mean {average_from}-{settings.tune_epochs}", encoder, tagger, val,
+                                  settings, best, history)
     encoder.top.load_state_dict(best[1])
     tagger.load_state_dict(best[2])
     return history, best[3]
@@ -117,18 +118,17 @@ class WeightAverage:
                 for m, total in zip(modules, self.sums)]
 
 
-def _averaged_or_start(average: WeightAverage, encoder, tagger, val: Documents, settings, start: tuple,
+def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val: Documents, settings, start: tuple,
                        history: list[dict]) -> tuple:
-    """The averaged epochs as (score, encoder top state, tagger state, epoch 'mean'), unless the frozen
-    start (`start`) scores higher on validation; the average's score is added to `history`."""
+    """The averaged epochs as (score, encoder top state, tagger state, `label`), unless the frozen start
+    (`start`) scores higher on validation; the average's score is added to `history` under `label`."""
     top, tags = average.mean_states(encoder.top, tagger)
     encoder.top.load_state_dict(top)
     tagger.load_state_dict(tags)
     score = _score(encoder, tagger, val, settings)
-    first = min(settings.tune_average_from, settings.tune_epochs)
-    history.append({"epoch": f"mean {first}-{settings.tune_epochs}", "val_weighted_f1": score})
-    log.info("mean of tuning epochs %s-%s: val weighted F1 %s", first, settings.tune_epochs, score)
-    return start if val.states and start[0] > score else (score, top, tags, f"mean {first}-{settings.tune_epochs}")
+    history.append({"epoch": label, "val_weighted_f1": score})
+    log.info("%s: val weighted F1 %s", label, score)
+    return start if val.states and start[0] > score else (score, top, tags, label)
 
 
 def checked_schedule(name: str) -> str:
