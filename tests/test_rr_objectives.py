@@ -139,3 +139,15 @@ def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monk
     best = _averaged_or_start(average, "mean 2-3", encoder, tagger, val, SimpleNamespace(), start, history)
     assert best[3] == kept and history == [{"epoch": "mean 2-3", "val_weighted_f1": mean_score}]
     assert best == start if kept == 0 else best[0] == mean_score
+
+
+def test_tuned_tagger_weights_the_rare_roles_by_default_and_the_frozen_one_does_not():
+    from baselines.methods.rr_bilstm_crf import BiLstmCrfTagger
+    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.methods.rr_trainer import loss_weighting
+
+    ys = [np.array([0, 0, 0, 1])]
+    tuned = loss_weighting(ys, 2, FineTunedTagger())
+    assert tuned["rare_weight"] == 1.0
+    assert tuned["class_weights"][1] > tuned["class_weights"][0]  # the rarer label counts for more
+    assert loss_weighting(ys, 2, BiLstmCrfTagger()) == {}

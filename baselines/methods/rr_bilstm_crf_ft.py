@@ -34,6 +34,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
 
     Parameters: those of NetworkShape and TrainingSettings (stage 1), and the ones below."""
 
+    rare_weight: float = 1.0  # class weights for the rare roles in both stages (chosen on validation)
     encoder: str = "minilm"  # local sentence-transformers folder, or 'minilm' (packaged all-MiniLM-L6-v2)
     max_seq_length: int = 64  # tokens per sentence (out of fold, 64 costs -0.2 against MiniLM's 256)
     tuned_layers: int = 2  # top transformer layers trained with the tagger (the others stay frozen)
