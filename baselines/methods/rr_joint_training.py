@@ -71,7 +71,8 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
     best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
             copy.deepcopy(tagger.state_dict()), 0)
     history = [{"epoch": 0, "val_weighted_f1": best[0]}]
-    average_from = min(settings.tune_average_from, settings.tune_epochs) if settings.tune_average_from > 0 else None
+    averaging = settings.tune_average_from > 0 and settings.tune_epochs > 0
+    average_from = min(settings.tune_average_from, settings.tune_epochs) if averaging else None
     average = WeightAverage()
     weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
     total = sum(end - begin for _, begin, end in work)
