@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from .io import atomic_path, read_json, write_json, write_jsonl
 from .paths import results_root
 
 SYSTEM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+@=-]*")
+MAX_NAME = 100  # characters of a system name: a folder name, with room for the hidden temporaries beside it
 RESULTS_FILE, SAMPLES_FILE, PREDICTIONS_FILE = "results.json", "samples.jsonl", "predictions.jsonl"
 
 
@@ -51,7 +53,8 @@ class Variant:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+    """A plain, short folder-name part (the references digest keeps cut names apart)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "x"
 
 
 def references_digest(references) -> str:
@@ -61,10 +64,12 @@ def references_digest(references) -> str:
 
 
 def check_system_name(name: str) -> str:
-    """A system name that is one plain folder name (letters, digits, . _ - + @ =)."""
+    """A system name that is one plain folder name (letters, digits, . _ - + @ =) of at most MAX_NAME characters."""
     if not isinstance(name, str) or not SYSTEM_NAME.fullmatch(name) or name in (".", ".."):
         raise BaselinesError(f"system name {name!r} is not a plain name: use letters, digits and . _ - + @ = "
                              "(no folders, no spaces)")
+    if len(name) > MAX_NAME:
+        raise BaselinesError(f"system name {name[:40]}... has {len(name)} characters; at most {MAX_NAME}")
     return name
 
 
@@ -118,9 +123,11 @@ def check_writable(folder: Path) -> None:
                              "--results-dir / --models-dir)")
 
 
-def write_run(folder: Path, result: dict, samples: list[dict], predictions: list[dict] | None) -> Path:
-    """The whole run folder, written to a temporary folder first and renamed into place."""
-    with atomic_path(folder) as tmp:
+def write_run(folder: Path, result: dict, samples: list[dict], predictions: list[dict] | None,
+              check: Callable[[], None] | None = None) -> Path:
+    """The whole run folder, written to a temporary folder first and renamed into place; `check` (whether
+    the folder may still be replaced) runs under the lock of that rename."""
+    with atomic_path(folder, check) as tmp:
         tmp.mkdir(parents=True)
         if predictions is not None:
             write_jsonl(tmp / PREDICTIONS_FILE, predictions)

@@ -1,13 +1,16 @@
 """Plain functions behind the CLI: train (models/), evaluate and score (results/), cross-validation."""
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .config import config_file, read_config, resolve_config, with_former_defaults
 from .errors import BaselinesError
 from .evaluate import Result, score
 from .folds import fold_assignment
+from .in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from .io import read_json
 from .methods import canonical_name, method_class, model_folder
 from .methods.base import Method
@@ -19,6 +22,7 @@ from .results_store import (Variant, check_replace, check_system_name, check_wri
 from .tasks import Task, get_task
 
 KINDS = ("ours", "llm", "other")
+OUT_OF_FOLD = {"checked": True, "overlapping": 0, "out_of_fold": True}  # --cv: each fold fit on the others
 
 
 def build_method(task: str, method: str, config: Path | None = None, overrides: dict | None = None) -> Method:
@@ -54,22 +58,29 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     val = None
     if "val" in task.splits and train_file is None:
         val = load_split(task, data_dir, "val", **(load_options or {}))
+    trained_on = {"split": split, "file": str(train_file) if train_file else None, "n": len(records),
+                  "val_n": len(val or [])}
+    fit_items = item_digests([*records, *(val or [])])
     started = time.time()
     method.fit(records, val)
-    method.save(folder, extra={"trained_on": {"split": split, "file": str(train_file) if train_file else None,
-                                              "n": len(records)},
-                               "train_seconds": round(time.time() - started, 2), "peak_memory_mib": peak_memory_mib()})
+    method.save(folder, extra={"trained_on": trained_on, "train_seconds": round(time.time() - started, 2),
+                               "peak_memory_mib": peak_memory_mib()}, records={FIT_ITEMS_FILE: fit_items})
     return folder
 
 
-def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
-                  config: Path | None, overrides: dict | None, scored_split: str | None = None) -> Method:
-    """A saved model when one exists (or is given); stateless methods are built from their config.
-
-    `scored_split`: the split the model is about to be scored on; a model fit on that very split is refused."""
+def saved_model(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None) -> Path | None:
+    """The model folder an evaluation loads (--model, or models/<task>/<name>); None for a stateless method."""
     if not method_class(task.name, method_name).needs_fit and not model:
+        return None
+    return Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
+
+
+def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
+                  config: Path | None, overrides: dict | None) -> Method:
+    """A saved model when one exists (or is given); stateless methods are built from their config."""
+    folder = saved_model(task, method_name, model=model, models_dir=models_dir, name=name)
+    if folder is None:
         return build_method(task.name, method_name, config, overrides)
-    folder = Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
     if (folder / "config.json").is_file():
         saved_config = read_json(folder / "config.json")
         given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
@@ -83,7 +94,6 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
         if differing:
             raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "
                                  "--config/--set/--encoder do not apply to it (retrain with them, or evaluate with --cv K)")
-        check_not_in_sample(task, scored_split, folder, saved_config.get("trained_on") or {})
         return Method.load(folder)
     if model:
         raise BaselinesError(f"{model} is not a model folder (no config.json)")
@@ -115,15 +125,18 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
         method = build_method(task_name, method_name, config, overrides)
     else:
         method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
-                               config=config, overrides=overrides, scored_split=None if test_file else split)
+                               config=config, overrides=overrides)
     records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
+    overlap = dict(OUT_OF_FOLD) if cv is not None else train_overlap(
+        saved_model(task, method_name, model=model, models_dir=models_dir, name=name), records,
+        split=None if test_file else split)  # refused before any work when the model was fit on these items
     references = task.references(records)
     variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
                       seed=seed if cv is not None else None, test_file=Path(test_file).name if test_file else None,
                       segmenter=Path(segmenter).name if segmenter else None)
     system = name or canonical_name(task.name, method_name)
-    folder = prepare_run(task.name, system, variant, results_dir, scored=False, force=force,
-                         config=method.get_params())
+    folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=False, force=force,
+                                  config=method.get_params())
     if cv is not None:
         predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
     elif segmenter:
@@ -135,20 +148,13 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=method.get_params(), method=method_name,
                            data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
-                           segmenter=segmenter,
+                           segmenter=segmenter, train_overlap=overlap,
                            fallbacks=fallback_counts(predictions, references))
     if task.diagnostics is not None:
         result.meta["diagnostics"] = task.diagnostics(records)
     record_data_notes(result, records)
-    write_run(folder, result.to_dict(), samples, predictions)
+    write_run(folder, result.to_dict(), samples, predictions, check=recheck)
     return result, folder
-
-
-def check_not_in_sample(task: Task, split: str | None, folder: Path, trained_on: dict) -> None:
-    """Refuse to score a model on the very split it was fit on (tasks without a train split fit on it)."""
-    if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
-        raise BaselinesError(f"{folder} was fit on the {task.name} {split} items themselves: scoring it there would "
-                             "be an in-sample figure. Evaluate with --cv K, or on other items with --test-file")
 
 
 def model_label_set(task: Task, method: Method, load_options: dict | None) -> dict:
@@ -184,12 +190,14 @@ def record_data_notes(result: Result, records) -> None:
 
 
 def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored: bool, force: bool,
-                config: dict | None = None) -> Path:
-    """The run folder, checked before any work: a plain name, writable, and not replacing a scored run."""
+                config: dict | None = None) -> tuple[Path, Callable[[], None]]:
+    """The run folder, checked before any work (a plain name, writable, not replacing a scored run), and the
+    replace check again, for write_run to repeat under its lock: another command may write the folder meanwhile."""
     folder = run_folder(task, system, variant, results_dir)
     check_writable(folder)
-    check_replace(folder, scored=scored, force=force, variant=variant, config=config)
-    return folder
+    recheck = functools.partial(check_replace, folder, scored=scored, force=force, variant=variant, config=config)
+    recheck()
+    return folder, recheck
 
 
 def fallback_counts(predictions: list[dict], references) -> dict[str, int]:
@@ -238,10 +246,11 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
         records = load_split(task, data_dir, split, test_file, **(load_options or {}))
         default_name = _stem(Path(predictions_path))
     references = task.references(records)
+    overlap = writer_overlap(Path(predictions_path), records)
     variant = Variant(split=None if test_file else split, references=references_digest(references),
                       test_file=Path(test_file).name if test_file else None)
     system = name or default_name
-    folder = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
+    folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
     result, samples = score(task, predictions, references, system=system, split=variant.slug(), missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
@@ -252,8 +261,10 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
                            data=str(test_file) if test_file else str(data_root(data_dir)))
     if join_report is not None:
         result.meta["join"] = join_report
+    if overlap is not None:
+        result.meta["train_overlap"] = overlap
     record_data_notes(result, records)
-    write_run(folder, result.to_dict(), samples, predictions=None)
+    write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
     return result, folder
 
 

@@ -5,6 +5,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .evaluate import Result
+from .tasks import get_task
 
 console = Console()
 
@@ -23,6 +24,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     table.add_row("coverage", f"{result.coverage:.4f}", "")
     if result.missing:
         table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
+    if result.missing and result.missing_policy == "skip" and get_task(result.task).kind != "segmentation":
+        answered = round(result.coverage * result.n)  # the figures above are on the answered subset only
+        table.add_row("coverage of all references", f"{answered / (result.n + result.missing):.4f}", "")
     meta = result.meta
     if "wall_seconds" in meta:
         table.add_row("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})", "")
@@ -33,6 +37,11 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     if meta.get("fallbacks"):
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
+    overlap = meta.get("train_overlap") or {}
+    if overlap and not overlap.get("checked"):
+        console.print(f"train overlap: not checked by content ({overlap.get('reason', 'no digests')})")
+    elif overlap.get("train_items"):
+        console.print(f"train overlap: none of the {overlap['train_items']} items the model was fit on is scored here")
     for name, value in meta.get("diagnostics", {}).items():
         shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
         console.print(f"{name.replace('_', ' ')}: {shown}")

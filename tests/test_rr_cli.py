@@ -72,9 +72,11 @@ def test_the_config_a_model_was_trained_with_evaluates_it(tmp_path):
     train = train_file(tmp_path)
     args = ["--method", "tfidf-logreg", "--config", str(config)]
     assert runner.invoke(app, ["train", "rr", *args, "--train-file", str(train)]).exit_code == 0
-    result = runner.invoke(app, ["eval", "rr", *args, "--test-file", str(train)])
+    other = tmp_path / "other.jsonl"  # other items: a model is never scored on the items it was fit on
+    other.write_text(json.dumps({"id": "o", "sentences": SENTENCES[:3], "labels": LABELS[:3]}) + "\n")
+    result = runner.invoke(app, ["eval", "rr", *args, "--test-file", str(other)])
     assert result.exit_code == 0, result.output
-    result = runner.invoke(app, ["eval", "rr", *args, "--set", "min_df=2", "--test-file", str(train)])
+    result = runner.invoke(app, ["eval", "rr", *args, "--set", "min_df=2", "--test-file", str(other)])
     assert result.exit_code == 2 and "trained with other values of min_df" in result.output
 
 

@@ -18,8 +18,9 @@ class Method:
 
     Subclasses are dataclasses and implement `fit(train, val=None) -> self`, `predict(records)`
     (a list of {"id", "prediction", ...} rows) and, when fitted state exists, `save_state(folder)` /
-    `load_state(folder)` writing plain files (joblib, torch state_dict, JSON). A registered class
-    takes `task` and `name` from its entry in the registry (baselines/methods/__init__.py).
+    `load_state(folder)` writing plain files (JSON, .npz read without pickle, torch state_dict; a joblib
+    pickle only where no plain format exists, see plain_state.py). A registered class takes `task` and
+    `name` from its entry in the registry (baselines/methods/__init__.py).
     """
 
     task: ClassVar[str] = ""
@@ -52,12 +53,15 @@ class Method:
         return {"task": self.task, "method": self.name, "class": f"{type(self).__module__}:{type(self).__qualname__}",
                 "params": self.get_params(), "versions": library_versions(), **(extra or {})}
 
-    def save(self, folder: Path, extra: dict | None = None) -> Path:
-        """Write config.json and the fitted state into `folder`, atomically replacing it."""
+    def save(self, folder: Path, extra: dict | None = None, records: dict | None = None) -> Path:
+        """Write config.json, the fitted state and `records` (file name -> JSON document, such as the digests of
+        the items it was fit on) into `folder`, atomically replacing it."""
         folder = Path(folder)
         with atomic_path(folder) as tmp:
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
+            for name, document in (records or {}).items():
+                write_json(tmp / name, document)
             self.save_state(tmp)
             bundle_encoders(self, tmp)
         return folder
