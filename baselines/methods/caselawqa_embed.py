@@ -19,6 +19,7 @@ from ..records import ChoiceItem
 from .blocks import apply_flat
 from .caselawqa_common import unique_opinions
 from .caselawqa_linear import PerTaskHeads, fit_heads, heads_summary, predict_heads
+from .plain_state import load_state_file, save_plain
 
 BATCH = 64  # opinions encoded at a time: memory holds one batch of chunk vectors
 
@@ -86,12 +87,8 @@ class CaselawEmbedLinear(PerTaskHeads):
     def save_state(self, folder: Path) -> None:
         import json
 
-        import joblib
-
-        joblib.dump({"heads": self.heads_}, folder / "state.joblib")
+        save_plain(folder, "state", {"heads": self.heads_})
         (folder / "heads.json").write_text(json.dumps(heads_summary(self.heads_), indent=1))
 
     def load_state(self, folder: Path) -> None:
-        import joblib
-
-        self.heads_ = joblib.load(folder / "state.joblib")["heads"]
+        self.heads_ = load_state_file(folder, "state", legacy="state.joblib")["heads"]

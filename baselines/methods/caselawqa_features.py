@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..paths import cache_root
+from .plain_state import load_plain, save_plain
 
 CHUNK = 256  # opinions hashed at a time
 
@@ -116,20 +117,18 @@ class TfidfFeatures:
 
 def cached_fit(texts: list[str], keys: list[str], spec: TfidfSpec, use_cache: bool = True,
                n_jobs: int = 1) -> tuple[TfidfFeatures, sp.csr_matrix]:
-    """TfidfFeatures fitted on `texts` and their rows, reloaded from the cache for the same opinions."""
-    import joblib
-
+    """TfidfFeatures fitted on `texts` and their rows, reloaded from the cache for the same opinions (plain files:
+    fit-<key>.json/.npz; the fit-<key>.joblib pickles of earlier releases are never read)."""
     folder = cache_root() / "caselawqa-tfidf"
     name = hashlib.sha1(("|".join(keys) + spec.fingerprint()).encode()).hexdigest()[:16]
-    path = folder / f"fit-{name}.joblib"
-    if use_cache and path.is_file():
-        features = TfidfFeatures.from_state(joblib.load(path))
+    if use_cache and (folder / f"fit-{name}.json").is_file():
+        features = TfidfFeatures.from_state(load_plain(folder, f"fit-{name}"))
         features.n_jobs = n_jobs
         return features, cached_transform(features, texts, keys)
     features = TfidfFeatures(spec, n_jobs)
     matrix = features.fit_transform(texts)
     if use_cache:
-        _dump(features.state(), path)
+        save_plain(folder, f"fit-{name}", features.state())
         _save_rows(matrix, folder / f"rows-{_rows_name(features, keys)}.npz")
     return features, matrix
 
@@ -154,13 +153,4 @@ def _save_rows(matrix: sp.csr_matrix, path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + ".tmp.npz")
     sp.save_npz(tmp, matrix)
-    tmp.replace(path)
-
-
-def _dump(obj, path) -> None:
-    import joblib
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    joblib.dump(obj, tmp)
     tmp.replace(path)

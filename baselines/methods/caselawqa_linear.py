@@ -11,6 +11,7 @@ from .base import Method, params_of
 from .caselawqa_common import by_task, prediction_rows, run_parallel, unique_opinions
 from .caselawqa_features import TfidfFeatures, TfidfSpec, cached_fit, cached_transform
 from .caselawqa_heads import HeadConfig, fit_head
+from .plain_state import load_state_file, save_plain
 
 
 def head_config(method: HeadConfig) -> HeadConfig:
@@ -103,13 +104,9 @@ class CaselawLinear(PerTaskHeads, TfidfSpec):
         return predict_heads(self.heads_, records, X, rows)
 
     def save_state(self, folder: Path) -> None:
-        import joblib
-
-        joblib.dump({"features": self.features_.state(), "heads": self.heads_}, folder / "state.joblib")
+        save_plain(folder, "state", {"features": self.features_.state(), "heads": self.heads_})
         (folder / "heads.json").write_text(json.dumps(heads_summary(self.heads_), indent=1))
 
     def load_state(self, folder: Path) -> None:
-        import joblib
-
-        state = joblib.load(folder / "state.joblib")
+        state = load_state_file(folder, "state", legacy="state.joblib")
         self.features_, self.heads_ = TfidfFeatures.from_state(state["features"]), state["heads"]

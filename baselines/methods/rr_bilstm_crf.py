@@ -14,6 +14,7 @@ import numpy as np
 from ..data.rr import Document
 from ..errors import BaselinesError
 from .base import Method, params_of
+from .plain_state import load_state_file, save_plain
 from .rr_common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
                         save_tagger_files, split_indexes, training_labels)
 from .rr_features import FeatureSettings, TfidfProjection, document_features
@@ -100,9 +101,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
     def save_state(self, folder: Path) -> None:
         save_tagger_files(self, folder)
         if self.tfidf_ is not None:
-            import joblib
-
-            joblib.dump(self.tfidf_.state(), folder / "tfidf.joblib")
+            save_plain(folder, "tfidf", self.tfidf_.state())
 
     def load_state(self, folder: Path) -> None:
         from .rr_network import Ensemble
@@ -110,8 +109,6 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
         weights = load_tagger_files(self, folder)
         self.tfidf_ = None
         if self.tfidf_dims > 0:
-            import joblib
-
-            self.tfidf_ = TfidfProjection.from_state(joblib.load(folder / "tfidf.joblib"))
+            self.tfidf_ = TfidfProjection.from_state(load_state_file(folder, "tfidf", legacy="tfidf.joblib"))
         self.model_ = Ensemble.from_state_dict(weights, len(self._seeds()), self.n_features_, len(self.labels_),
                                                params_of(NetworkShape, self))

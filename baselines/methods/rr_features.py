@@ -115,7 +115,7 @@ class TfidfProjection:
         return normalize(self.svd.transform(self.vectorizer.transform(texts)))
 
     def state(self) -> tuple:
-        """(vectorizer, svd): what tfidf.joblib holds."""
+        """(vectorizer, svd): what tfidf.json/.npz hold (tfidf.joblib in folders of earlier releases)."""
         return self.vectorizer, self.svd
 
     @classmethod

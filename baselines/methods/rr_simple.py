@@ -12,6 +12,7 @@ from ..errors import BaselinesError
 from .base import Method
 from .blocks import split_rows
 from .majority import ALL, MajorityFloor
+from .plain_state import load_state_file, save_plain
 from .rr_common import check_predictable, rows_for, training_labels
 
 
@@ -88,14 +89,10 @@ class RRTfidfLogreg(Method):
                 for row in rows_for(doc, self.labels_, block.argmax(axis=1).tolist(), block)]
 
     def save_state(self, folder: Path) -> None:
-        import joblib
-
-        joblib.dump({"vectorizer": self.vectorizer_, "model": self.model_}, folder / "model.joblib")
+        save_plain(folder, "model", {"vectorizer": self.vectorizer_, "model": self.model_})
         (folder / "labels.json").write_text(json.dumps(list(self.labels_)))
 
     def load_state(self, folder: Path) -> None:
-        import joblib
-
-        state = joblib.load(folder / "model.joblib")
+        state = load_state_file(folder, "model", legacy="model.joblib")
         self.vectorizer_, self.model_ = state["vectorizer"], state["model"]
         self.labels_ = tuple(json.loads((folder / "labels.json").read_text()))

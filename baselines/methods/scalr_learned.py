@@ -6,6 +6,10 @@ question's choices of a linear score, L2-regularised) and/or gradient-boosted tr
 features pick the answer ("both": the mean of their probabilities). Corpus statistics, the
 regularisation strength and the number of boosting rounds are chosen inside `fit` from the
 training questions alone (inner cross-validation), so `--cv` figures are honest.
+
+Saved state: arrays.npz and state.json are plain files, but state.joblib (the corpus statistics and the
+boosted trees, for which scikit-learn has no plain format) is a pickle: loading a `learned` model folder
+runs code from it, so load only folders you trust.
 """
 from __future__ import annotations
 
