@@ -178,8 +178,28 @@ def confusion(out: M.Outcomes) -> dict:
     return {"labels": out.labels, "columns": out.labels + ["<none>"], "matrix": matrix.tolist()}
 
 
+REPLICATES, SEED = 1000, 0  # the bootstrap of every interval the evaluator (and compare) states
+
+
+def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replicates: int = REPLICATES,
+            seed: int = SEED) -> dict:
+    """The figures of a result from per-item outcomes: each metric of the task (and of `metrics`), the main
+    metric's bootstrap interval, and the breakdown tables the task keeps."""
+    names = dict.fromkeys([*task.metrics, *(["accuracy"] if task.kind == "multiple-choice" or task.grouped else []),
+                           *metrics])
+    groups = per_group(out, samples) if task.grouped else {}
+    return {
+        "metrics": {name: M.point(name, out) for name in names},
+        "interval": M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped),
+        "per_label": M.per_label(out) if not task.grouped and task.kind != "segmentation" else {},
+        "per_group": groups,
+        "per_supergroup": per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
+    }
+
+
 def score(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
-          split: str = "", missing: str = "error", replicates: int = 1000, seed: int = 0) -> tuple[Result, list[dict]]:
+          split: str = "", missing: str = "error", replicates: int = REPLICATES,
+          seed: int = SEED) -> tuple[Result, list[dict]]:
     """Score predictions against references: the Result and the per-sample log."""
     if not predictions:
         raise BaselinesError("the predictions are empty")
@@ -189,18 +209,12 @@ def score(task: Task, predictions: list[dict], references: list[Reference], *, s
 
         pairs = expand(pairs)
     out, samples = outcomes(task, pairs)
-    values = {name: M.point(name, out) for name in task.metrics}
-    if task.kind == "multiple-choice" or task.grouped:
-        values.setdefault("accuracy", M.point("accuracy", out))
-    low_high = M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped)
-    groups = per_group(out, samples) if task.grouped else {}
+    shown = figures(task, out, samples, replicates=replicates, seed=seed)
     result = Result(
         task=task.name, system=system, split=split, n=out.n,
         coverage=float(np.mean([s["answer"] is not None for s in samples])),
-        metrics=values, main_metric=task.main_metric, interval=low_high,
-        per_label=M.per_label(out) if not task.grouped and task.kind != "segmentation" else {},
-        per_group=groups,
-        per_supergroup=per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
+        metrics=shown["metrics"], main_metric=task.main_metric, interval=shown["interval"],
+        per_label=shown["per_label"], per_group=shown["per_group"], per_supergroup=shown["per_supergroup"],
         confusion=confusion(out) if task.confusion else None,
         missing=absent, missing_policy=missing,
     )

@@ -10,12 +10,16 @@ for accuracy-type tasks, McNemar's exact test on item correctness.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.special import bdtr
 
 from . import metrics as M
-from .systems import System
 from .tasks import Task
+
+if TYPE_CHECKING:
+    from .systems import System
 
 ACCURACY_TYPE = ("accuracy", "mean_task_accuracy")
 
@@ -67,8 +71,10 @@ def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Ou
     labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
                                        for p in picked for key in ("gold", "answer")]))
     first = picked[0]
-    groups, group = np.unique(first["group"], return_inverse=True)
-    unit = group if task.resample_groups else np.arange(len(ids))  # ids are unique (checked on loading)
+    groups, first_at, group = np.unique(first["group"], return_index=True, return_inverse=True)
+    unit = np.arange(len(ids))  # ids are unique (checked on loading)
+    if task.resample_groups:  # documents, numbered in order of appearance as the evaluator numbers them
+        unit = np.argsort(np.argsort(first_at))[group]
     outs = []
     for p in picked:
         pred = np.where(p["answered"], np.searchsorted(labels, p["answer"]), M.NO_ANSWER)

@@ -1,4 +1,6 @@
-"""Presenting a comparison: leaderboard and breakdown tables (terminal, Markdown, CSV) and PNG charts."""
+"""Presenting a comparison: leaderboard and breakdown tables (terminal, Markdown, CSV) and PNG charts.
+
+Every figure comes from `System.figures`, recomputed from the samples (systems.py), never from a results file."""
 from __future__ import annotations
 
 import csv
@@ -6,14 +8,15 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from .compare import Comparison
 from .systems import System
-from .errors import BaselinesError, unknown_name
+from .errors import BaselinesError
+from .charts import interval_png, scatter_png, scatter_system
 from .io import atomic_path
 
 UNITS = {True: "items within each CaselawQA task", False: "items"}
+PARTIAL = "†"  # marks a run scored with --only-present
 
 
 @dataclass
@@ -29,20 +32,21 @@ class Table:
 def leaderboard_records(comparison: Comparison) -> list[dict]:
     """One raw row per system, best first: the leaderboard's CSV."""
     records = []
+    main = comparison.task.main_metric
     for rank, system in enumerate(comparison.systems, start=1):
-        result, paired = system.result, comparison.paired.get(system.name)
-        record = {"rank": rank, "system": system.name, "kind": system.kind,
-                  result["main_metric"]: system.value, "ci_low": result["interval"][0],
-                  "ci_high": result["interval"][1]}
-        record.update({name: value for name, value in result["metrics"].items() if name != result["main_metric"]})
-        record.update({"coverage": result["coverage"], "n": result["n"], "reference": comparison.reference.name,
-                       "shared_n": paired.shared if paired else (result["n"] if system is comparison.reference else 0),
+        figures, paired = system.figures, comparison.paired.get(system.name)
+        record = {"rank": rank, "system": system.name, "kind": system.kind, main: system.value,
+                  "ci_low": figures["interval"][0], "ci_high": figures["interval"][1]}
+        record.update({name: value for name, value in figures["metrics"].items() if name != main})
+        record.update({"coverage": figures["coverage"], "n": figures["n"], "missing": figures["missing"],
+                       "skipped": figures["skipped"], "reference": comparison.reference.name,
+                       "shared_n": paired.shared if paired else (figures["n"] if system is comparison.reference else 0),
                        "difference": paired.difference if paired else None,
                        "difference_low": paired.interval[0] if paired else None,
                        "difference_high": paired.interval[1] if paired else None,
                        "p_bootstrap": paired.p_bootstrap if paired else None,
                        "p_mcnemar": paired.p_mcnemar if paired else None,
-                       "command": result.get("meta", {}).get("command") or ""})
+                       "command": system.result.get("meta", {}).get("command") or ""})
         records.append(record)
     return records
 
@@ -50,17 +54,22 @@ def leaderboard_records(comparison: Comparison) -> list[dict]:
 def leaderboard_display(comparison: Comparison, command: bool) -> tuple[list[str], list[list[str]]]:
     """Leaderboard columns and formatted rows (percentages; differences in points)."""
     main = comparison.task.main_metric
-    secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.result["metrics"] if m != main))
+    secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
+    missing = any(s.figures["missing"] for s in comparison.systems)
     columns = ["#", "system", "kind", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
-               f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "p boot"]
+               *(["missing"] if missing else []), f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "p boot"]
     columns += ["p McNemar"] if exact else []
     columns += ["command"] if command else []
     rows = []
     for record, system in zip(leaderboard_records(comparison), comparison.systems):
         low, high = record["ci_low"], record["ci_high"]
-        row = [str(record["rank"]), system.name, record["kind"], _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
+        row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["kind"],
+               _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
                *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
+        if missing:
+            row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
+                       else "0")
         row += _difference_cells(comparison, system, record, exact)
         if command:
             row.append(f"`{record['command']}`" if record["command"] else "")
@@ -74,7 +83,7 @@ def _difference_cells(comparison: Comparison, system: System, record: dict, exac
     elif record["difference"] is None:
         cells = ["not compared (no shared ids)", "", ""]
     else:
-        shared = "" if record["shared_n"] == record["n"] == comparison.reference.result["n"] else \
+        shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
             f" on {record['shared_n']} {'in the union' if comparison.task.kind == 'segmentation' else 'shared'}"
         floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
         p_value = record["p_bootstrap"]
@@ -91,32 +100,31 @@ def breakdowns(comparison: Comparison) -> list[Table]:
     """CaselawQA: accuracy per court and per task; RR: F1 per label; one column per system."""
     systems, names = comparison.systems, [s.name for s in comparison.systems]
     if comparison.task.grouped:
-        courts = sorted({c for s in systems for c in s.result.get("per_supergroup", {})})
+        courts = sorted({c for s in systems for c in s.figures["per_supergroup"]})
         rows = []
         for court in courts:
             for key, label in (("mean_task_accuracy", "mean over tasks"), ("accuracy", "example-weighted")):
-                rows.append([court, label, *(s.result.get("per_supergroup", {}).get(court, {}).get(key)
-                                             for s in systems)])
-        rows.append(["all", "mean over tasks", *(s.result["metrics"].get("mean_task_accuracy") for s in systems)])
-        rows.append(["all", "example-weighted", *(s.result["metrics"].get("accuracy") for s in systems)])
-        tasks = sorted({t for s in systems for t in s.result.get("per_group", {})})
+                rows.append([court, label, *(s.figures["per_supergroup"].get(court, {}).get(key) for s in systems)])
+        rows.append(["all", "mean over tasks", *(s.figures["metrics"].get("mean_task_accuracy") for s in systems)])
+        rows.append(["all", "example-weighted", *(s.figures["metrics"].get("accuracy") for s in systems)])
+        tasks = sorted({t for s in systems for t in s.figures["per_group"]})
         per_task = [[t, comparison.task.supergroup(t) if comparison.task.supergroup else "",
                      _first_n([comparison.reference, *systems], "per_group", t),
-                     *(s.result.get("per_group", {}).get(t, {}).get("accuracy") for s in systems)] for t in tasks]
+                     *(s.figures["per_group"].get(t, {}).get("accuracy") for s in systems)] for t in tasks]
         return [Table("accuracy per court", "per_court", ["court", "measure", *names], rows),
                 Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
     if comparison.task.kind == "sequence-labelling":
-        labels = sorted({lab for s in systems for lab in s.result.get("per_label", {})},
+        labels = sorted({lab for s in systems for lab in s.figures["per_label"]},
                         key=lambda lab: (-(_first_n([comparison.reference, *systems], "per_label", lab, "support") or 0),
                                          lab))  # ties by name: the same order in every run
         rows = [[lab, _first_n([comparison.reference, *systems], "per_label", lab, "support"),
-                 *(s.result.get("per_label", {}).get(lab, {}).get("f1") for s in systems)] for lab in labels]
+                 *(s.figures["per_label"].get(lab, {}).get("f1") for s in systems)] for lab in labels]
         return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
     return []
 
 
 def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
-    return next((s.result[table][key][field] for s in systems if key in s.result.get(table, {})), None)
+    return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
 
 
 def to_markdown(comparison: Comparison) -> str:
@@ -131,11 +139,25 @@ def to_markdown(comparison: Comparison) -> str:
                  f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
                  "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in
                                   ("accuracy", "mean_task_accuracy") else "."))
-    lines += [""] + [f"- {note}" for note in comparison.notes] + ([""] if comparison.notes else [])
+    notes = footer(comparison) + comparison.notes
+    lines += [""] + [f"- {note}" for note in notes] + ([""] if notes else [])
     for table in breakdowns(comparison):
         cells = [[_cell(value, column) for value, column in zip(row, table.columns)] for row in table.rows]
         lines += [f"#### {table.title} (%)", "", *_md_table(table.columns, cells), ""]
     return "\n".join(lines)
+
+
+def footer(comparison: Comparison) -> list[str]:
+    """What the leaderboard's marks and columns mean, when a run needs it."""
+    lines = []
+    if any(s.partial for s in comparison.systems):
+        lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
+                     "are not comparable with runs on every reference and it is listed after them; its coverage is "
+                     "over all references, the skipped ones counting as not answered.")
+    if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
+        lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
+                     "not answered in the coverage.")
+    return lines
 
 
 def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
@@ -159,7 +181,7 @@ def print_comparison(comparison: Comparison) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
-    for note in comparison.notes:
+    for note in footer(comparison) + comparison.notes:
         console.print(f"note: {note}")
     for breakdown in breakdowns(comparison):
         table = RichTable(title=f"{breakdown.title} (%)", title_justify="left")
@@ -181,7 +203,7 @@ def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -
              f"{stem}.csv": _csv(list(records[0]), [list(r.values()) for r in records])}
     for table in breakdowns(comparison):
         files[f"{stem}_{table.slug}.csv"] = _csv(table.columns, table.rows)
-    files[f"{stem}.png"] = interval_png(comparison)
+    files[f"{stem}.png"] = interval_png(comparison, PARTIAL)
     if comparison.task.grouped and len(comparison.systems) > 1:
         files[f"{stem}_scatter.png"] = scatter_png(comparison, scatter_system(comparison, scatter))
     written = []
@@ -190,17 +212,6 @@ def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -
             tmp.write_bytes(data)
         written.append(out / name)
     return written
-
-
-def scatter_system(comparison: Comparison, name: str | None) -> System:
-    """The system plotted per task against the reference: the one named, else the best other one."""
-    others = [s for s in comparison.systems if s is not comparison.reference]
-    if name is None:
-        return others[0]
-    for system in others:
-        if system.name == name:
-            return system
-    raise unknown_name("system (--scatter; not the reference)", name, [s.name for s in others])
 
 
 def _csv(columns: list[str], rows: list[list]) -> bytes:
@@ -231,70 +242,3 @@ def _p(value) -> str:
     if value is None:
         return ""
     return "<0.001" if value < 0.001 else f"{value:.3f}"
-
-
-def _figure(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(width, height), dpi=120)
-    FigureCanvasAgg(figure)
-    return figure
-
-
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
-
-
-def interval_png(comparison: Comparison) -> bytes:
-    """The main metric of each system (best on top) with its 95% bootstrap interval."""
-    systems = comparison.systems[::-1]
-    figure = _figure(7.5, 1.2 + 0.42 * len(systems))
-    axes = figure.add_subplot()
-    for y, system in enumerate(systems):
-        low, high = system.result["interval"]
-        if low is None:  # a single resampling unit: no interval to draw
-            low = high = system.value
-        colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.kind, "tab:green")
-        axes.errorbar(100 * system.value, y, xerr=[[100 * (system.value - low)], [100 * (high - system.value)]],
-                      fmt="o", color=colour, capsize=4, markersize=6 if system is not comparison.reference else 9)
-        axes.annotate(f"{100 * system.value:.1f}", (100 * system.value, y), textcoords="offset points",
-                      xytext=(0, 7), ha="center", fontsize=8)
-    axes.set_yticks(range(len(systems)),
-                    [s.name + (" (reference)" if s is comparison.reference else "") for s in systems])
-    axes.set_ylim(-0.7, len(systems) - 0.3)
-    axes.set_xlabel(f"{comparison.task.main_metric} (%), 95% bootstrap interval")
-    axes.set_title(f"{comparison.task.name} ({comparison.split}): blue = ours, orange = LLM, green = other")
-    axes.grid(axis="x", alpha=0.3)
-    return _png(figure)
-
-
-def scatter_png(comparison: Comparison, system: System) -> bytes:
-    """Per-task accuracy of `system` against the reference on the items both answered; area ~ task size."""
-    from .paired import group_accuracy
-
-    shared = np.intersect1d(comparison.reference.ids, system.ids)
-    if len(shared) == 0:
-        raise BaselinesError(f"{system.name} and {comparison.reference.name} share no item to plot")
-    tasks, n, x = group_accuracy(comparison.reference, shared)
-    _, _, y = group_accuracy(system, shared)
-    x, y = 100 * x, 100 * y
-    figure = _figure(6.5, 6.5)
-    axes = figure.add_subplot()
-    axes.plot([0, 100], [0, 100], color="grey", linewidth=1, linestyle="--")
-    axes.scatter(x, y, s=np.minimum(150, 8 + 2 * np.sqrt(n)), alpha=0.6)
-    gaps = np.argsort(-np.abs(y - x))
-    for rank, k in enumerate([k for k in gaps if abs(y[k] - x[k]) >= 5][:4]):
-        axes.annotate(tasks[k], (x[k], y[k]), fontsize=7, textcoords="offset points",
-                      xytext=(5, 5 if rank % 2 == 0 else -11))
-    axes.set_xlim(-2, 102)
-    axes.set_ylim(-2, 102)
-    axes.set_xlabel(f"{comparison.reference.name}: accuracy per task (%)")
-    axes.set_ylabel(f"{system.name}: accuracy per task (%)")
-    on = "" if len(shared) == len(comparison.reference.ids) == len(system.ids) else f", on {len(shared)} shared items"
-    axes.set_title(f"{comparison.task.name}: {system.name} is better on {int(np.sum(y > x))} of {len(tasks)} tasks{on}",
-                   fontsize=10)
-    return _png(figure)

@@ -195,6 +195,11 @@ def test_missing_or_stale_samples_are_errors():
     with pytest.raises(BaselinesError, match="stale"):
         compare("scalr")
     samples.write_text("\n".join(lines).replace('"correct": true', '"correct": false') + "\n")
+    with pytest.raises(BaselinesError, match="samples.jsonl:1: sample q0: correct is false"):
+        compare("scalr")  # correct contradicts answer in gold
+    samples.write_text("\n".join(lines) + "\n")
+    results = json.loads((folder / "results.json").read_text())
+    (folder / "results.json").write_text(json.dumps({**results, "metrics": {**results["metrics"], "accuracy": 0.6}}))
     with pytest.raises(BaselinesError, match="different runs"):
         compare("scalr")
     os.remove(samples)
