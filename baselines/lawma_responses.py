@@ -13,8 +13,9 @@ counted, not errors. A response becomes one of the item's labels by:
    may find no answer: the model's miss, counted in coverage.
 
 The row's `ground_truth` is mapped the same way and compared with our gold answer; disagreements
-are counted per task in the join report. `logprobs` may be a JSON object or a string holding a
-Python dict literal.
+are counted per task in the join report, and a task file disagreeing on more than
+GROUND_TRUTH_TOLERANCE of its compared rows is refused (a file of another task, or other references).
+`logprobs` may be a JSON object or a string holding a Python dict literal.
 """
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ from typing import Iterable
 from .errors import BaselinesError, DataError
 from .io import read_json
 from .records import ChoiceItem
+
+# Share of a task file's compared rows whose ground truth may differ from our gold answers. Measured: Lawma's
+# released files agree on every compared row (legalbert 5,039 of 5,039 in 37 files; llama-3-8b-instruct,
+# llama-3-70b-instruct and lawma-70b 3,870 of 3,870 in 33 files each: 0% in every file), while a file read as
+# another task disagrees on 7% (sc_petitionerstate as sc_respondentstate: 1 of 14) up to 100% of the rows they
+# share, and on 27% or more for every pair outside the state tasks. Among sc_adminactionstate,
+# sc_caseoriginstate, sc_casesourcestate, sc_petitionerstate and sc_respondentstate, every other pair has the
+# same answer on each case both hold: a swap there shows no wrong ground truth and cannot be caught this way.
+GROUND_TRUTH_TOLERANCE = 0.02
 
 
 def read_lawma_responses(path: Path, records: list[ChoiceItem],
@@ -48,6 +58,7 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
     known_cases = {cap for items in by_task.values() for cap in items}
     report = _empty_report(path)
     predictions: list[dict] = []
+    compared: dict[str, int] = {}
     for task, file in files.items():
         if task not in known:
             raise DataError(f"file of unknown task {task!r} (not a CaselawQA task here; expected "
@@ -58,7 +69,10 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
         if task not in selected:
             report["skipped_files"][task] = len(rows)
             continue
+        before = report["ground_truth_compared"]
         predictions.extend(_task_predictions(rows, file, task, by_task.get(task, {}), known_cases, report))
+        compared[task] = report["ground_truth_compared"] - before
+    _refuse_disagreeing_files(report["ground_truth_disagreements"], compared, files)
     if not predictions:
         raise BaselinesError(f"no response in {path} joins a reference of the selected tasks and split: "
                              + join_summary(report))
@@ -188,6 +202,19 @@ def _compare_ground_truth(truth, item: ChoiceItem, logprobs: _Logprobs, task: st
     if theirs != ours:
         disagreements = report["ground_truth_disagreements"]
         disagreements[task] = disagreements.get(task, 0) + 1
+
+
+def _refuse_disagreeing_files(disagreements: dict[str, int], compared: dict[str, int],
+                              files: dict[str, Path]) -> None:
+    """Refuse the task files whose ground truth differs from ours on more than GROUND_TRUTH_TOLERANCE of their
+    compared rows, naming each file (with its folder) and its share."""
+    over = [(files[task], wrong, compared[task]) for task, wrong in sorted(disagreements.items())
+            if wrong > GROUND_TRUTH_TOLERANCE * compared[task]]
+    if over:
+        shown = ", ".join(f"{file.name} ({wrong:,} of {n:,}, {wrong / n:.1%})" for file, wrong, n in over)
+        raise DataError(f"ground truth differs from our gold answers on more than {GROUND_TRUTH_TOLERANCE:.0%} of "
+                        f"the compared rows in {shown}: refusing to score (a file of another task under this "
+                        "task's name, or references of other data?)", over[0][0].parent)
 
 
 def join_summary(report: dict) -> str:

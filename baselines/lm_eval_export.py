@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BaselinesError
+from .export_folder import MANIFEST, README_TITLE, check_target, export_folder, inside, write_manifest
 from .io import atomic_path
 from .lm_eval_prompts import (DEFAULT_MAX_CHARS, DEFAULT_WINDOW, caselawqa_document, rr_documents,
                               scalr_document)
@@ -75,25 +76,26 @@ def harness_installed() -> bool:
 
 def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = None, max_chars: int | None = None,
                    window: int | None = None, force: bool = False, load_options: dict | None = None) -> Export:
-    """Write harness tasks for one split of a benchmark into `out` (all or nothing)."""
+    """Write harness tasks for one split of a benchmark into `out` (all or nothing), with a manifest of the files."""
     task = get_task(task_name)
     _check_options(task.name, max_chars, window)
-    out = Path(out).expanduser().resolve()
-    _check_target(out, force)
+    out = export_folder(out)
+    check_target(out, force)
     split = split or task.eval_split
     records = load_split(task, data_dir, split, **(load_options or {}))
-    final = out.resolve()
     with atomic_path(out) as tmp:
         tmp.mkdir()
         if task.name == "scalr":
-            export = _write_scalr(records, tmp, final)
+            export = _write_scalr(records, tmp, out)
         elif task.name == "caselawqa":
-            export = _write_caselawqa(records, tmp, final, DEFAULT_MAX_CHARS if max_chars is None else max_chars)
+            export = _write_caselawqa(records, tmp, out, DEFAULT_MAX_CHARS if max_chars is None else max_chars)
         else:
-            export = _write_rr(records, tmp, final, DEFAULT_WINDOW if window is None else window)
+            export = _write_rr(records, tmp, out, DEFAULT_WINDOW if window is None else window)
         export.split, export.folder = split, out
         export.score_options = _score_options(task, split, export, bool((load_options or {}).get("tasks")))
-        (tmp / "README.md").write_text(readme(export, data_dir), encoding="utf-8")
+        inside(tmp, "README.md").write_text(readme(export, data_dir), encoding="utf-8")
+        write_manifest(tmp)
+        check_target(out, force)  # again, just before the swap: nothing of anyone else's came in meanwhile
     return export
 
 
@@ -110,24 +112,6 @@ def _check_options(task: str, max_chars: int | None, window: int | None) -> None
         raise BaselinesError(f"--window must be 0 or more, got {window}")
 
 
-README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
-
-
-def _check_target(out: Path, force: bool) -> None:
-    """Refuse a file, or a non-empty folder; --force replaces only a folder that holds an earlier export."""
-    if out.exists() and not out.is_dir():
-        raise BaselinesError(f"{out} exists and is not a folder")
-    if not out.is_dir() or not any(out.iterdir()):
-        return
-    if not force:
-        raise BaselinesError(f"{out} exists and is not empty; choose another --out, or --force to replace it")
-    readme_path = out / "README.md"
-    earlier = readme_path.is_file() and readme_path.read_text(encoding="utf-8", errors="replace").startswith(README_TITLE)
-    if not earlier:
-        raise BaselinesError(f"{out} is not an earlier export (no README.md from `baselines export lm-eval`); "
-                             "--force replaces only those: choose another --out")
-
-
 def _score_options(task, split: str, export: Export, subset: bool) -> dict[str, str]:
     """Per run name, the options of `baselines score`: a run over some of the tasks is scored on the items it
     covers (--only-present) against the references of the whole split, so compare pairs it with every system."""
@@ -141,16 +125,18 @@ def _score_options(task, split: str, export: Export, subset: bool) -> dict[str, 
     return options
 
 
-def _write_documents(path: Path, documents: list[dict]) -> None:
+def _write_documents(folder: Path, file: str, documents: list[dict]) -> None:
+    path = inside(folder, file)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
         for document in documents:
             handle.write(json.dumps(document, ensure_ascii=False) + "\n")
 
 
-def _write_yaml(path: Path, config: dict) -> None:
+def _write_yaml(folder: Path, file: str, config: dict) -> None:
     import yaml
 
+    path = inside(folder, file)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
 
@@ -180,9 +166,9 @@ def group_config(name: str, tasks: list[str], metric: str) -> dict:
 
 def _write_scalr(records, tmp: Path, final: Path) -> Export:
     file = "scalr_documents.jsonl"
-    _write_documents(tmp / file, [scalr_document(item) for item in records])
-    _write_yaml(tmp / "scalr_mc.yaml", task_config("scalr_mc", final / file, "prompt_mc", True))
-    _write_yaml(tmp / "scalr_generate.yaml", task_config("scalr_generate", final / file, "prompt_generate", False))
+    _write_documents(tmp, file, [scalr_document(item) for item in records])
+    _write_yaml(tmp, "scalr_mc.yaml", task_config("scalr_mc", final / file, "prompt_mc", True))
+    _write_yaml(tmp, "scalr_generate.yaml", task_config("scalr_generate", final / file, "prompt_generate", False))
     return Export("scalr", "", final, ["scalr_mc", "scalr_generate"], documents={file: len(records)},
                   notes=["options A-E are the data's choices 0-4, in order"])
 
@@ -196,18 +182,19 @@ def _write_caselawqa(records, tmp: Path, final: Path, max_chars: int) -> Export:
     for name in sorted(by_task):
         items = by_task[name]
         file = f"documents/{name}.jsonl"
-        _write_documents(tmp / file, [caselawqa_document(item, max_chars) for item in items])
+        _write_documents(tmp, file, [caselawqa_document(item, max_chars) for item in items])
         export.documents[file] = len(items)
+        documents = inside(final, file)
         generate.append(f"caselawqa_{name}")
-        _write_yaml(tmp / "tasks" / f"{generate[-1]}.yaml", task_config(generate[-1], final / file, "prompt", False))
+        _write_yaml(tmp, f"tasks/{generate[-1]}.yaml", task_config(generate[-1], documents, "prompt", False))
         if all(label.isalpha() for label in items[0].labels):  # letters: at most 26 choices
             choice.append(f"caselawqa_mc_{name}")
-            _write_yaml(tmp / "tasks" / f"{choice[-1]}.yaml", task_config(choice[-1], final / file, "prompt", True))
-    _write_yaml(tmp / "caselawqa.yaml", group_config("caselawqa", generate, "exact_match"))
+            _write_yaml(tmp, f"tasks/{choice[-1]}.yaml", task_config(choice[-1], documents, "prompt", True))
+    _write_yaml(tmp, "caselawqa.yaml", group_config("caselawqa", generate, "exact_match"))
     export.groups = {"caselawqa": generate}
     export.covers = {"caselawqa": sorted(by_task)}
     if choice:
-        _write_yaml(tmp / "caselawqa_mc.yaml", group_config("caselawqa_mc", choice, "acc"))
+        _write_yaml(tmp, "caselawqa_mc.yaml", group_config("caselawqa_mc", choice, "acc"))
         export.groups["caselawqa_mc"] = choice
         export.covers["caselawqa_mc"] = [name.removeprefix("caselawqa_mc_") for name in choice]
     export.tasks = generate + choice
@@ -220,8 +207,8 @@ def _write_caselawqa(records, tmp: Path, final: Path, max_chars: int) -> Export:
 def _write_rr(records, tmp: Path, final: Path, window: int) -> Export:
     file = "rr_documents.jsonl"
     documents = [document for doc in records for document in rr_documents(doc, window)]
-    _write_documents(tmp / file, documents)
-    _write_yaml(tmp / "rr_generate.yaml", task_config("rr_generate", final / file, "prompt", False))
+    _write_documents(tmp, file, documents)
+    _write_yaml(tmp, "rr_generate.yaml", task_config("rr_generate", final / file, "prompt", False))
     return Export("rr", "", final, ["rr_generate"], documents={file: len(documents)},
                   notes=[f"{window} context sentences on each side of the marked sentence, within its judgment"])
 
@@ -253,6 +240,8 @@ Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 {''.join(f'- {note}' + chr(10) for note in export.notes)}
 Every document carries `id`, the item id of the benchmark's references, and its finished prompt
 (zero-shot). The YAML files read the documents by absolute path: export again if this folder moves.
+`{MANIFEST}` lists the files written here: exporting again with `--force` replaces them, and is
+refused while the folder holds anything else (keep harness output in its own folder).
 
 Run with lm-evaluation-harness (`{EXTRA}`), then score the sample logs with the project's evaluator
 (the harness's own metric is only indicative); MODEL is a hub name or a local folder:

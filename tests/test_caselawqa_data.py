@@ -93,6 +93,21 @@ def test_parquet_missing_column_and_bad_answer(tmp_path):
         load_caselawqa(tmp_path / "b", "test")
 
 
+def test_task_names_from_data_must_be_plain_names(tmp_path):
+    root = write_lawma_tasks(tmp_path / "l")
+    tasks = root / "caselawqa" / "lawma-tasks"
+    (tasks / "sc_state").rename(tasks / "sc state")
+    with pytest.raises(DataError, match=r"sc state/test.parquet \(row 1\): task name 'sc state' is not a plain name"):
+        load_caselawqa(root, "test")
+    tasks_file = write_normalized(tmp_path / "n") / "caselawqa" / "tasks.json"
+    tasks_file.write_text(json.dumps([{"name": "sc_state"}]))
+    with pytest.raises(DataError, match=r"tasks.json: expected a JSON object of tasks by name, got a JSON list"):
+        load_caselawqa(tmp_path / "n", "test")
+    tasks_file.write_text(json.dumps({"sc_" + "x" * 98: {"question": "?", "choices": ["a"]}}))
+    with pytest.raises(DataError, match=r"tasks.json: task name 'sc_x+' is not a plain name.*at most 100"):
+        load_caselawqa(tmp_path / "n", "test")
+
+
 def test_no_layout(tmp_path):
     (tmp_path / "caselawqa").mkdir()
     with pytest.raises(DataError, match="no CaselawQA layout"):

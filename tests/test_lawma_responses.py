@@ -9,7 +9,7 @@ import pytest
 
 from typer.testing import CliRunner
 
-from baselines import run
+from baselines import lawma_responses, run
 from baselines.cli import app
 from baselines.errors import BaselinesError, DataError
 from baselines.evaluate import score
@@ -99,7 +99,8 @@ def test_logprobs_as_dict_or_python_repr_string(tmp_path, as_string):
     assert report["ground_truth_compared"] == 3 and report["ground_truth_disagreements"] == {}
 
 
-def test_join_report_counts_rows_without_text_and_ground_truth_disagreements(tmp_path):
+def test_join_report_counts_rows_without_text_and_ground_truth_disagreements(tmp_path, monkeypatch):
+    monkeypatch.setattr(lawma_responses, "GROUND_TRUTH_TOLERANCE", 0.5)  # 1 of 3 rows: reported, not refused
     rows = state_rows()
     rows[2]["ground_truth"] = CJK[5]  # Lawma says choice 6; our gold is choice 1
     folder = write_model(tmp_path / "m", {"sc_direction": direction_rows(), "sc_state": rows})
@@ -112,6 +113,23 @@ def test_join_report_counts_rows_without_text_and_ground_truth_disagreements(tmp
     line = join_summary(report)
     assert "6 rows in 2 files, 5 joined, 1 for cases without text here" in line
     assert "ground truth differs from ours on 1 row (sc_state 1)" in line
+
+
+@pytest.mark.parametrize("wrong, n, refused", [(1, 50, False), (2, 50, True), (1, 3, True), (0, 3, False)])
+def test_a_task_file_disagreeing_beyond_the_tolerance_is_refused(tmp_path, wrong, n, refused):
+    cases = [item("sc_direction", f"1990-{k:03d}", str(100 + k), ["A", "B", "C"], [0]) for k in range(n)]
+    rows = [{"model_response": " A", "id": str(100 + k), "ground_truth": " B" if k < wrong else " A"}
+            for k in range(n)]
+    folder = write_model(tmp_path / "m", {"sc_direction": rows, "sc_state": state_rows()})
+    if not refused:
+        assert read_lawma_responses(folder, cases + records()[3:])[1]["ground_truth_disagreements"].get(
+            "sc_direction", 0) == wrong
+        return
+    with pytest.raises(DataError) as error:
+        read_lawma_responses(folder, cases + records()[3:])
+    message = str(error.value)
+    assert f"sc_direction.json ({wrong} of {n}, {wrong / n:.1%})" in message and "more than 2%" in message
+    assert "sc_state.json" not in message  # the other file agrees
 
 
 def test_ground_truth_agreeing_everywhere_is_reported(model):

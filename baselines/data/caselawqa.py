@@ -15,7 +15,8 @@ from ..errors import BaselinesError, DataError
 from ..io import read_json, read_jsonl
 from ..paths import MissingData
 from ..records import ChoiceItem, letter_labels
-from .caselawqa_checks import check_answer, check_tasks, court_of, parquet_folders  # noqa: F401  (re-exported)
+from .caselawqa_checks import (check_answer, check_task_name, check_tasks, court_of,  # noqa: F401  (re-exported)
+                               parquet_folders)
 
 SPLITS = ("train", "val", "test")
 EIGHTK_CONFIGS = ("sc", "songer", "1k")
@@ -61,14 +62,6 @@ def detect_layout(root: Path) -> tuple[str, Path]:
                     "opinions.jsonl.gz, or lawma-tasks / caselawqa-8k parquet folders", root)
 
 
-
-
-
-
-
-
-
-
 def _first(folder: Path, stem: str) -> Path:
     for candidate in (folder / f"{stem}.jsonl.gz", folder / f"{stem}.jsonl"):
         if candidate.is_file():
@@ -80,7 +73,7 @@ def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[C
     """Examples of `split` from tasks.json, examples.jsonl.gz and opinions.jsonl.gz."""
     if split not in SPLITS:
         raise BaselinesError(f"CaselawQA has no split {split!r}; valid: {', '.join(SPLITS)}")
-    specs = read_json(folder / "tasks.json")
+    specs = _task_specs(folder / "tasks.json")
     chosen = set(check_tasks(tasks, specs, folder / "tasks.json"))
     examples_path = _first(folder, "examples")
     rows = [(line, row) for line, row in read_jsonl(examples_path)
@@ -100,6 +93,16 @@ def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[C
                                 meta={"case_id": case_id, "court": meta, "cap_case_id": cap_ids[case_id],
                                       "instruction": specs[task].get("instruction")}))
     return items
+
+
+def _task_specs(path: Path) -> dict[str, dict]:
+    """tasks.json as {task name: spec}, every name a plain name (it becomes file names and item ids)."""
+    specs = read_json(path)
+    if not isinstance(specs, dict):
+        raise DataError(f"expected a JSON object of tasks by name, got a JSON {type(specs).__name__}", path)
+    for name in specs:
+        check_task_name(name, path)
+    return specs
 
 
 def _task_fields(name: str, spec: dict, where) -> tuple[str, list[str], list[str], str]:

@@ -1,9 +1,24 @@
 """Checks and small helpers shared by the CaselawQA loaders (normalized files and parquet layouts)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import BaselinesError, DataError
+
+TASK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+TASK_NAME_MAX = 100  # characters; the longest Supreme Court task name, sc_lcdispositiondirection, has 25
+
+
+def check_task_name(name, where) -> str:
+    """A task name taken from data that is one plain file name (letters, digits, . _ -), else a DataError
+    naming the file: names become export file names and item ids, so they may not climb out of a folder."""
+    if not isinstance(name, str) or len(name) > TASK_NAME_MAX or not TASK_NAME.fullmatch(name):
+        shown = repr(name) if len(repr(name)) <= 120 else repr(name)[:117] + "..."
+        raise DataError(f"task name {shown} is not a plain name: use letters, digits and . _ - (starting with a "
+                        f"letter or digit, at most {TASK_NAME_MAX} characters)", where)
+    return name
+
 
 def parquet_folders(root: Path) -> dict[str, Path]:
     """Folder name -> folder of every folder under `root` holding parquet files (task or config folders)."""

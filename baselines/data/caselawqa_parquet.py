@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..errors import BaselinesError, DataError
 from ..records import ChoiceItem, letter_labels
-from .caselawqa_checks import check_answer, check_tasks, court_of, parquet_folders
+from .caselawqa_checks import check_answer, check_task_name, check_tasks, court_of, parquet_folders
 
 COLUMNS = ("opinion", "instruction", "question", "choices", "answer")
 ID_COLUMNS = ("case_id", "id", "caseId")
@@ -82,8 +82,9 @@ class _Reader:
         for batch in handle.iter_batches(batch_size=512, columns=needed + ([id_column] if id_column else [])):
             for row in batch.to_pylist():
                 row_number += 1
-                name = task or str(row["task"])
-                self.seen_tasks.add(name)
+                name = task or row["task"]
+                if not isinstance(name, str) or name not in self.seen_tasks:
+                    self.seen_tasks.add(check_task_name(name, f"{path} (row {row_number})"))
                 if self.tasks is None or name in self.tasks:
                     self._add(row, name, path, row_number, id_column)
 
