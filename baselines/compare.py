@@ -59,9 +59,19 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     reference, more = choose_reference(systems, against)
     systems, left_out = same_references(systems, reference)
     paired, paired_notes = paired_all(task, reference, systems, replicates, seed)
-    notes += [note for system in systems for note in system.notes]
+    notes += [note for system in systems for note in system.notes] + extractor_notes(systems)
     return Comparison(task, test_file or split, reference, systems, paired,
                       notes + more + left_out + miscounted + paired_notes, replicates)
+
+
+def extractor_notes(systems: list[System]) -> list[str]:
+    """A note when raw generations were read by different versions of the extractor's rules."""
+    versions = {s.name: s.result.get("extractor_version") for s in systems if s.kind != "ours"}
+    if len(set(versions.values())) < 2:
+        return []
+    shown = ", ".join(f"{name} ({version})" for name, version in sorted(versions.items()))
+    return [f"generations were read by different extractor versions: {shown}; score them again to compare "
+            "like with like"]
 
 
 def collect(task: Task, results_dir, split: str, segmenter: str | None = None, test_file: str | None = None,

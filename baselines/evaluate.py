@@ -60,7 +60,7 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str
         return choice_label(row, reference), None
     if "prediction" in row:
         return verbatim_label(row["prediction"], reference, aliases), None
-    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices)
+    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices, item_id=reference.id)
 
 
 def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:

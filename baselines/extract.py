@@ -1,7 +1,8 @@
 """Turning an LLM's raw generation into an answer label, or into no answer; never into a guess.
 
-Extractor version 2 (`EXTRACTOR_VERSION`, recorded in every results file). The rules, in order;
-the first that decides wins, and `extract_with_rule` names it (the samples' `rule`):
+Extractor version 3 (`EXTRACTOR_VERSION`, recorded in every results file; 3: digits read as labels
+only where the prompt offered digits, the rest after a cue read from the next token). The rules, in
+order; the first that decides wins, and `extract_with_rule` names it (the samples' `rule`):
 
 1. `whole`: the whole generation is one label word, decorated or not, alone or after "Option",
    "Choice", "Letter", "Label" or "Answer": `C`, ` C`, `(C)`, `C.`, `**C**`, `\\boxed{\\text{C}}`,
@@ -29,12 +30,14 @@ the first that decides wins, and `extract_with_rule` names it (the samples' `rul
    zero-padded numbers): exactly one distinct such label written exactly as itself in the text.
 
 Reading a sentence after a cue (up to ". ", "!", "?" or a line break): if the sentence, or all
-the rest of the text, is a choice's text, that choice; else the first word in it that stands as a
-label ("The final answer is a difficult one, but probably C" -> C; "Answer: I think it is C" -> C).
+the tokens after the cue, are a choice's text, that choice; else the first word in it that stands as
+a label ("The final answer is a difficult one, but probably C" -> C; "Answer: I think it is C" -> C).
 
 Words. A word matches a label exactly, case-insensitively, through the task's aliases (SCALR:
 "A".."E" stand for "0".."4"), or, when every label is a number, by numeric value ("7" or "07" for
-"007"). It is *strong* when written exactly as the label, alias or number, except "I" (the pronoun)
+"007"). Digits are read only where the prompt offered digits: a label written in digits that has an
+alias was offered as its alias, so "3" or "choice 3" is no SCALR answer (the options are lettered).
+A match is *strong* when written exactly as the label, alias or number, except "I" (the pronoun)
 and "A" opening a sentence or following a colon (the article). Other matches ("a", "I", "b", "fac")
 are *weak*. A word *stands as a label* when strong, decorated (in brackets, markdown or LaTeX, or
 after "option"/"choice"/"letter"/"label"), or followed by nothing but closing marks before a stop
@@ -51,16 +54,22 @@ B", "B (or possibly C)"; a weak word counts in a list when a joining word follow
 no answer: the rule that found it decides None, reported as "<rule>:several". A rule that finds
 nothing passes to the next; when none decides, the answer and the rule are None: the item counts as
 wrong and lowers coverage.
+
+Size. A generation of more than MAX_GENERATION_CHARS (2,000,000) characters is refused with an error
+naming the item, never cut; below that, it is read in time about linear in its length.
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import Mapping, Sequence
 
-from .answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text
+from .answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text, normal_text
+from .errors import BaselinesError
 
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
+MAX_GENERATION_CHARS = 2_000_000
 
 _SEVERAL = object()
 _CONNECTOR = r"(?:\s*(?:\*\*|__))?\s*(?:is\b|would\s+be\b|should\s+be\b|must\s+be\b|will\s+be\b|:|=)"
@@ -74,7 +83,7 @@ _PICK = re.compile(r"\b(?:pick|picking|choose|choosing|select|selecting|go(?:ing
 _IS_CORRECT = re.compile(r"\b(?:is|would\s+be|seems\s+to\s+be)\s+(?:the\s+)?(?:most\s+)?"
                          r"(?:correct|right|best|answer)\b", re.IGNORECASE)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_DECORATION = "*_`'\"()[]{}<>.,:;!?$# \t\n"
+_BRACE = re.compile(r"[{}]")
 _ENUMERATOR = re.compile(r"[0-9]+|[^\W\d_]|[ivxlcdm]+", re.IGNORECASE)
 
 
@@ -85,13 +94,19 @@ def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] |
 
 
 def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
-                      choices: Sequence[str] = ()) -> tuple[str | None, str | None]:
+                      choices: Sequence[str] = (), item_id: str | None = None) -> tuple[str | None, str | None]:
     """(label or None, name of the rule that decided or None): the answer with its audit trail.
 
-    `choices` are the choice texts aligned with `labels` (may be empty)."""
+    `choices` are the choice texts aligned with `labels` (may be empty). A generation longer than
+    MAX_GENERATION_CHARS is refused, naming `item_id`."""
     if not isinstance(raw, str) or not raw.strip():
         return None, None
-    text, table = Text(raw, Matcher(labels, aliases or {})), _choice_table(labels, choices)
+    if len(raw) > MAX_GENERATION_CHARS:
+        where = f"id {item_id}: " if item_id is not None else ""
+        raise BaselinesError(f"{where}the generation has {len(raw):,} characters; the extractor reads "
+                             f"generations of at most {MAX_GENERATION_CHARS:,}")
+    text = Text(raw, Matcher(labels, aliases or {}, prompted=True))
+    table = _choice_table(tuple(labels), tuple(choices))
     for rule in _RULES:
         decided = rule(text, table)
         if decided is not None:
@@ -100,18 +115,25 @@ def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str
     return None, None
 
 
-def _choice_table(labels: Sequence[str], choices: Sequence[str]) -> dict[str, str]:
-    """Normalised choice text -> label, for texts that belong to exactly one choice."""
-    if not choices:
-        return {}
-    if len(choices) != len(labels):
+class _ChoiceTable:
+    """Normal form of a choice text (`normal_text`) -> label, for texts that belong to exactly one choice."""
+
+    def __init__(self, labels: tuple[str, ...], choices: tuple[str, ...]):
+        normals = [normal_text(choice) for choice in choices]
+        counts = Counter(normals)
+        self.labels = {normal: label for normal, label in zip(normals, labels) if normal and counts[normal] == 1}
+        self.longest = max(map(len, self.labels), default=0)
+
+    def label_of(self, text: Text, start: int, stop: int) -> str | None:
+        """The label whose choice text tokens start..stop-1 are, or None."""
+        return self.labels.get(text.normal(start, stop, self.longest)) if self.labels else None
+
+
+@functools.lru_cache(maxsize=256)
+def _choice_table(labels: tuple[str, ...], choices: tuple[str, ...]) -> _ChoiceTable:
+    if choices and len(choices) != len(labels):
         raise ValueError(f"{len(choices)} choice texts for {len(labels)} labels; they must be aligned")
-    counts = Counter(_normal(choice) for choice in choices)
-    return {_normal(c): label for c, label in zip(choices, labels) if _normal(c) and counts[_normal(c)] == 1}
-
-
-def _normal(text: str) -> str:
-    return " ".join(re.sub(r"\\[A-Za-z]+", " ", text).split()).strip(_DECORATION).casefold()
+    return _ChoiceTable(labels, choices)
 
 
 def _alone(text: Text, k: int):
@@ -125,23 +147,54 @@ def _plain_letter(text: Text, k: int) -> bool:
     return len(word) == 1 and word.islower() and word not in ENGLISH_LETTERS
 
 
-def _read(text: Text, start: int, stop: int, table: dict, rest: str):
-    """The answer in the sentence from token `start` (before `stop`): a choice's text, else the first standing label."""
+def _read(text: Text, start: int, stop: int, table: _ChoiceTable):
+    """The answer in the sentence from token `start` (before `stop`): the sentence, or all tokens up to
+    `stop`, is a choice's text; else the first standing label."""
     first = text.next_word(start, stop)
     if first is None:
         return None
     end = min(stop, text.sentence_end(first))
-    segment = text.raw[text.tokens[first].start:text.tokens[end - 1].end]
-    if chosen := table.get(_normal(segment)) or table.get(_normal(rest)):
+    if chosen := table.label_of(text, first, end) or table.label_of(text, start, stop):
         return chosen
-    for k in range(first, end):
-        if text.label_at(k) is not None and (text.stands(k, end) or (k == first and _plain_letter(text, k))):
-            return _alone(text, k)
-    return None
+    if text.label_at(first) is not None and _plain_letter(text, first):
+        return _alone(text, first)
+    standing = text.next_standing(first, end)  # stands before `end` as it would before a stop
+    return _alone(text, standing) if standing is not None else None
 
 
-def _whole(text: Text, table: dict):
-    words = [k for k in range(len(text)) if text.is_word(k)]
+class _Reader:
+    """`_read` from cues to the end of the text, latest cue first. After a read that finds nothing, reads
+    from further back, up to the previous label word or sentence break, find nothing either when the
+    sentence and the rest are too long for a choice's text: they are skipped in constant time."""
+
+    def __init__(self, text: Text, table: _ChoiceTable):
+        self.text, self.table, self.silent = text, table, (0, -1)  # character positions (low, high]
+
+    def read(self, position: int):
+        """`_read` from character `position` (a cue's end) to the end of the text."""
+        low, high = self.silent
+        if low < position <= high:
+            return None
+        start = self.text.index_at(position)
+        found = _read(self.text, start, len(self.text), self.table)
+        if found is None:
+            self.silent = (self._silent_after(start), position)
+        return found
+
+    def _silent_after(self, start: int) -> int:
+        """After a read from token `start` found nothing: the character position after which reads up to it
+        find nothing either (the end of the text when a shorter read could still be a choice's text)."""
+        text, longest = self.text, self.table.longest
+        first = text.next_word(start)
+        if first is None or (self.table.labels and min(text.solid(first, text.sentence_end(first)),
+                                                       text.solid(start, len(text))) <= longest):
+            return len(text.raw)
+        floor = max(text.previous(text.labelled, first), text.previous(text.breaks, first))
+        return text.tokens[floor].start if floor >= 0 else -1
+
+
+def _whole(text: Text, table: _ChoiceTable):
+    words = text.words
     if len(words) == 2 and text.tokens[words[0]].text.casefold() in MARKERS | {"answer"}:
         words = words[1:]
     if len(words) == 1 and text.tokens[words[0]].label is not None:
@@ -149,40 +202,46 @@ def _whole(text: Text, table: dict):
     return None
 
 
-def _choice_text(text: Text, table: dict):
-    label = table.get(_normal(text.raw))
+def _choice_text(text: Text, table: _ChoiceTable):
+    label = table.label_of(text, 0, len(text))
     return (label, "choice_text") if label else None
 
 
-def _final_answer(text: Text, table: dict):
+def _final_answer(text: Text, table: _ChoiceTable):
+    reader = _Reader(text, table)
     for cue in reversed(list(_FINAL.finditer(text.raw))):
-        found = _read(text, text.index_at(cue.end()), len(text), table, text.raw[cue.end():])
+        found = reader.read(cue.end())
         if found is not None:
             return found, "final_answer"
     return None
 
 
-def _boxed(text: Text, table: dict):
+def _boxed(text: Text, table: _ChoiceTable):
     opened = list(_BOXED.finditer(text.raw))
     if not opened:
         return None
-    start = opened[-1].end()
-    depth, close = 1, start
-    while close < len(text.raw) and depth:
-        depth += {"{": 1, "}": -1}.get(text.raw[close], 0)
-        close += 1
-    close = close - 1 if depth == 0 else close
-    found = _read(text, text.index_at(start), text.index_at(close), table, text.raw[start:close])
+    start, depth, close = opened[-1].end(), 1, len(text.raw)
+    for brace in _BRACE.finditer(text.raw, start):
+        depth += 1 if brace.group() == "{" else -1
+        if depth == 0:
+            close = brace.start()
+            break
+    found = _read(text, text.index_at(start), text.index_at(close), table)
     return (found, "boxed") if found is not None else None
 
 
-def _answer_cues(text: Text, table: dict):
+def _answer_cues(text: Text, table: _ChoiceTable):
+    """The latest cue that decides; "pick" and "is correct" cues with no label word after or before them
+    cannot, and are dropped at once."""
+    first_label, last_label = ((text.tokens[text.labelled[0]].start, text.tokens[text.labelled[-1]].start)
+                               if text.labelled else (len(text.raw), -1))
     cues = [(m.start(), "answer_is", m) for m in _ANSWER_IS.finditer(text.raw)]
-    cues += [(m.start(), "pick", m) for m in _PICK.finditer(text.raw)]
-    cues += [(m.start(), "is_correct", m) for m in _IS_CORRECT.finditer(text.raw)]
+    cues += [(m.start(), "pick", m) for m in _PICK.finditer(text.raw) if m.end() <= last_label]
+    cues += [(m.start(), "is_correct", m) for m in _IS_CORRECT.finditer(text.raw) if first_label < m.start()]
+    reader = _Reader(text, table)
     for _, name, cue in sorted(cues, key=lambda c: c[0], reverse=True):
         if name == "answer_is":
-            found = _read(text, text.index_at(cue.end()), len(text), table, text.raw[cue.end():])
+            found = reader.read(cue.end())
         elif name == "pick":
             found = _word_after(text, text.index_at(cue.end()))
         else:
@@ -208,7 +267,7 @@ def _word_before(text: Text, cue: int):
     return _alone(text, k) if text.label_at(k) is not None else None
 
 
-def _leading(text: Text, table: dict):
+def _leading(text: Text, table: _ChoiceTable):
     first = text.next_word(0)
     if first is not None and text.tokens[first].text.casefold() in MARKERS:
         first = text.next_word(first + 1)
@@ -236,7 +295,7 @@ def _enumeration(text: Text) -> bool:
     return opening is not None and kinds.count(opening) >= 2
 
 
-def _ending(text: Text, table: dict):
+def _ending(text: Text, table: _ChoiceTable):
     last = next((k for k in range(len(text) - 1, -1, -1) if text.is_word(k)), None)
     if last is None or text.label_at(last) is None or text.tokens[last].text.isdigit():
         return None
@@ -245,13 +304,18 @@ def _ending(text: Text, table: dict):
     return None
 
 
-def _label_name(text: Text, table: dict):
-    found = {token.label for k, token in enumerate(text.tokens)
-             if token.label is not None and token.text == token.label and len(token.label) > 1
-             and (not token.label.isdigit() or token.label.startswith("0")) and text.label_at(k) is not None}
+def _label_name(text: Text, table: _ChoiceTable):
+    found = {text.tokens[k].label for k in text.labelled if _written_name(text, k)}
     if not found:
         return None
     return (found.pop() if len(found) == 1 else _SEVERAL), "label_name"
+
+
+def _written_name(text: Text, k: int) -> bool:
+    """Word k is written exactly as a label longer than one character that is not a plain number."""
+    label = text.tokens[k].label
+    return (text.tokens[k].text == label and len(label) > 1 and (not label.isdigit() or label.startswith("0"))
+            and text.label_at(k) is not None)
 
 
 _RULES = (_whole, _choice_text, _final_answer, _boxed, _answer_cues, _leading, _ending, _label_name)

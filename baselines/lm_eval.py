@@ -12,12 +12,15 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
 * loglikelihood (multiple-choice) samples, one [logprob, is_greedy] per choice, become
   {"id", "choice", "n_choices", "continuation"}: the most likely choice. The evaluator takes its
   scored text when that is one of the item's labels (CaselawQA-style " A"), else the item's label
-  at the same position, after checking that the number of choices matches.
+  at the same position, after checking that the number of choices matches. When any logprob is NaN,
+  or the best one is shared by several choices (all `-inf`, two equal maxima), no choice is the
+  model's: "choice" is None and the item counts as no answer.
 * a folder (the harness's --output_path): every samples_*.jsonl under it, one log per task, read
   together; an id in two files, or generations beside scored choices, is an error.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from .errors import BaselinesError, DataError
@@ -123,15 +126,23 @@ def _answer(row: dict, path: Path, line: int) -> dict:
     if all(pair is not None for pair in pairs):
         if len(pairs) < 2:
             raise DataError("a single loglikelihood request is not a multiple-choice answer", path, line)
-        scores = [pair[0] for pair in pairs]
-        best = scores.index(max(scores))
-        return {"choice": best, "n_choices": len(scores), "continuation": _continuation(row, best)}
+        best = _best_choice([pair[0] for pair in pairs])
+        continuation = _continuation(row, best) if best is not None else None
+        return {"choice": best, "n_choices": len(pairs), "continuation": continuation}
     if len(items) != 1:
         raise DataError(f"{len(items)} generation requests in one sample; expected 1", path, line)
     text = _first(items[0]) if isinstance(items[0], list) else items[0]
     if text is not None and not isinstance(text, str):
         raise DataError(f"the response is not text: {text!r}", path, line)
     return {"raw": text}
+
+
+def _best_choice(scores: list[float]) -> int | None:
+    """The position of the highest logprob; None when one is NaN or the highest is tied (all -inf)."""
+    if any(math.isnan(score) for score in scores):
+        return None
+    best = max(scores)
+    return scores.index(best) if scores.count(best) == 1 else None
 
 
 def _continuation(row: dict, index: int) -> str | None:
@@ -169,11 +180,14 @@ def _loglikelihood(item) -> tuple[float, bool] | None:
         return None
 
 
-def choice_label(row: dict, reference) -> str:
-    """The chosen option's text when it is one of the item's labels (" A"), else the label at its position.
+def choice_label(row: dict, reference) -> str | None:
+    """The chosen option's text when it is one of the item's labels (" A"), else the label at its position;
+    None when the log chose none (NaN or tied logprobs).
 
     Mapping by position needs as many options in the log as the item has labels."""
     count, index = row.get("n_choices"), row.get("choice")
+    if index is None and "choice" in row:  # the log's logprobs chose none
+        return None
     if row.get("continuation") in reference.labels:
         return row["continuation"]
     if count != len(reference.labels):

@@ -43,7 +43,7 @@ def test_zero_padded_numbers(raw, expected):
 def test_scalr_letters_map_to_legalbench_indexes():
     labels = ["0", "1", "2", "3", "4"]
     assert extract_answer("The final answer is C", labels, SCALR_ALIASES) == "2"
-    assert extract_answer("3", labels, SCALR_ALIASES) == "3"
+    assert extract_answer("3", labels, SCALR_ALIASES) is None  # the prompt offered letters, not digits
 
 
 def test_label_names_for_rhetorical_roles():
@@ -133,7 +133,7 @@ def extract(raw, task):
     ("007", "numbers", "007"), ("7", "numbers", "007"), ("The final answer is 7.", "numbers", "007"),
     ("Answer: 12", "numbers", "012"), ("The answer is 12 or 13", "numbers", None),
     # SCALR: letters stand for the LegalBench indexes
-    ("The final answer is C", "scalr", "2"), ("3", "scalr", "3"), ("(e)", "scalr", "4"),
+    ("The final answer is C", "scalr", "2"), ("3", "scalr", None), ("(e)", "scalr", "4"),
     ("The answer is A, B, or C", "scalr", None),
     # rhetorical-role names
     ("The final answer is FAC", "roles", "FAC"), ("This sentence is ANALYSIS.", "roles", "ANALYSIS"),

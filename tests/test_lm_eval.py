@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,17 @@ def test_loglikelihood_samples_map_the_best_choice_to_the_label_at_its_position(
     assert samples[0]["answer"] == "2" and result.metrics["accuracy"] == 1.0
     with pytest.raises(BaselinesError, match="4 choices but the item has 5"):
         score(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 4}], refs)
+
+
+@pytest.mark.parametrize("logprobs", [
+    [math.nan] * 5, [-math.inf] * 5, [-1.0, -0.5, -0.5, -2.0, -3.0], [-1.0, math.nan, -0.5, -2.0, -3.0]])
+@pytest.mark.parametrize("strings", [True, False])
+def test_nan_or_tied_loglikelihoods_are_no_answer(logprobs, strings):
+    rows = rows_from_lm_eval(numbered([choice_sample(0, QUESTIONS[0], logprobs, strings)]), Path("x"))
+    assert rows == [{"id": "0", "choice": None, "n_choices": 5, "continuation": None}]
+    refs = [Reference(id="0", gold=("0",), labels=("0", "1", "2", "3", "4"))]
+    result, samples = score(get_task("scalr"), rows, refs, replicates=20)
+    assert samples[0]["answer"] is None and result.coverage == 0.0 and result.metrics["accuracy"] == 0.0
 
 
 def test_mixed_formats_and_duplicates_name_the_line(tmp_path):

@@ -194,3 +194,13 @@ def test_recomputed_figures_equal_those_the_evaluator_wrote(task_name):
     assert system.figures["metrics"] == result.metrics
     for table in ("per_label", "per_group", "per_supergroup"):
         assert system.figures[table] == getattr(result, table)
+
+
+def test_generations_read_by_different_extractor_versions_are_flagged(scalr_file):
+    """Runs whose generations were read by other versions of the extractor's rules say so beside the table."""
+    scored(scalr_file, "a", {0, 1})
+    older = scored(scalr_file, "b", {0})
+    assert not any("extractor versions" in note for note in compare("scalr", test_file="tiny.jsonl").notes)
+    edit(older / "results.json", lambda d: d.update(extractor_version="2"))
+    notes = compare("scalr", test_file="tiny.jsonl").notes
+    assert any("different extractor versions" in note and "b (2)" in note for note in notes), notes
