@@ -2,7 +2,6 @@
 opinion chunks as embed-linear cuts them), without the cache."""
 from __future__ import annotations
 
-import json
 import os
 import platform
 import statistics
@@ -98,13 +97,11 @@ def benchmark_encoders(data_dir=None, encoder: str | None = None, n: int = 2000,
 
 
 def write_benchmark(report: dict, out: Path) -> Path:
-    """`report` as JSON at `out`, written to a temporary file and renamed."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(report, indent=1) + "\n")
-    os.replace(tmp, out)
-    return out
+    """`report` as JSON at `out`, written atomically through the one safe write path."""
+    from .io import write_json
+
+    write_json(Path(out), report)
+    return Path(out)
 
 
 def render_benchmark(report: dict) -> str:

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from .cli_errors import fail, guarded
+from .errors import BaselinesError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs.")
@@ -45,6 +46,14 @@ def _overrides(sets, encoder) -> dict:
     if encoder:
         overrides["encoder"] = encoder
     return overrides
+
+
+def _missing_policy(missing: str, only_present: bool) -> str:
+    """--only-present is --missing skip; with another --missing it is a contradiction, refused."""
+    if only_present and missing not in ("error", "skip"):
+        raise BaselinesError(f"--only-present (score the covered ids only) contradicts --missing {missing}: "
+                             "give one of them")
+    return "skip" if only_present else missing
 
 
 def _load_options(tasks: str | None) -> dict:
@@ -112,7 +121,6 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   download: bool = Download):
     """Fit a method and save it under models/<task>/<name>/."""
     from . import run
-    from .tasks import get_task
 
     method = method or _method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
@@ -138,8 +146,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
     """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
     from . import run
 
-    missing = "skip" if only_present else missing
-    from .tasks import get_task
+    missing = guarded(_missing_policy, missing, only_present)
 
     method = method or _method_from(task, config)  # the folder name `train --encoder` chose
     result, folder = _with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
@@ -168,7 +175,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from . import run
 
-    missing = "skip" if only_present else missing
+    missing = guarded(_missing_policy, missing, only_present)
     result, folder = _with_data(task, download, run.score_file, task, predictions, data_dir, split=split, name=name, fmt=fmt,
                              missing=missing, results_dir=results_dir, test_file=test_file, kind=kind, force=force,
                              load_options=_load_options(tasks),
@@ -199,6 +206,10 @@ def compare_command(task: str = typer.Argument(..., help="Task name."),
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from . import compare, render
 
+    if out:
+        from .io import writable_target
+
+        guarded(writable_target, out)  # refused before the comparison, not after it
     comparison = guarded(compare.compare, task, results_dir, split=split, against=against, replicates=replicates, seed=seed,
                      segmenter=segmenter, test_file=test_file,
                      only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
@@ -257,13 +268,13 @@ app.add_typer(export_app, name="export")
 
 @export_app.command("lm-eval")
 def export_lm_eval_command(task: str = typer.Argument(..., help="scalr | caselawqa | rr"),
-                           out: Path = typer.Option(..., "--out", help="Folder to write (refused if not empty, unless --force)."),
+                           out: Path = typer.Option(..., "--out", help="Folder to write (refused if not empty, unless --force; a symbolic link, file or device is refused)."),
                            data_dir: Optional[Path] = DataDir,
                            split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
                            max_chars: Optional[int] = typer.Option(None, "--max-chars", help="caselawqa: characters of each opinion kept, from its start (default 24000; 0: whole)."),
                            window: Optional[int] = typer.Option(None, "--window", help="rr: context sentences on each side of the target (default 2)."),
                            tasks: Optional[str] = Tasks,
-                           force: bool = typer.Option(False, "--force", help="Replace a non-empty --out folder.")):
+                           force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write.")):
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
     from .lm_eval_export import EXTRA, commands, export_lm_eval, harness_installed
 
@@ -290,7 +301,10 @@ def benchmark_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Opti
                                out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
     """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's."""
     from .benchmark import benchmark_encoders, render_benchmark, write_benchmark
+    from .io import writable_target
 
+    if out is not None:
+        guarded(writable_target, out)  # a device or FIFO is refused before the benchmark, not after it
     report = guarded(benchmark_encoders, data_dir, encoder, n=n, repeats=repeats, corpus=texts)
     typer.echo(render_benchmark(report))
     if out is not None:

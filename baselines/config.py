@@ -52,14 +52,38 @@ def config_file(task: str, given: Path | str) -> Path:
 
 
 def read_config(path: Path) -> dict:
-    """The parameter values a YAML config file sets."""
+    """The parameter values a YAML config file sets (plain YAML: no aliases, at most MAX_CONFIG_BYTES)."""
+    path = Path(path)
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise BaselinesError(f"{path}: a config is at most {MAX_CONFIG_BYTES // 1024} KiB of YAML")
     try:
-        loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_PlainLoader) or {}
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise BaselinesError(f"{path}{where}: invalid YAML ({exc.problem or exc.context})") from None
     except yaml.YAMLError as exc:
-        raise BaselinesError(f"{path}: invalid YAML ({exc})") from None
+        raise BaselinesError(f"{path}: invalid YAML ({' '.join(str(exc).split())})") from None
+    except RecursionError:
+        raise BaselinesError(f"{path}: YAML nested too deeply to read") from None
     if not isinstance(loaded, dict):
         raise BaselinesError(f"{path}: expected a mapping of parameter names to values")
     return loaded
+
+
+MAX_CONFIG_BYTES = 64 * 1024
+
+
+class _PlainLoader(yaml.SafeLoader):
+    """yaml's safe loader without aliases: a parameter file never needs them, and nested aliases can expand
+    a few lines into billions of values."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.MarkedYAMLError(problem="aliases (*name) are not allowed in a config",
+                                       problem_mark=event.start_mark)
+        return super().compose_node(parent, index)
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -70,9 +94,12 @@ def parse_overrides(pairs: list[str]) -> dict:
             raise BaselinesError(f"--set expects key=value, got {pair!r}")
         key, value = pair.split("=", 1)
         try:
-            out[key.strip()] = yaml.safe_load(value) if value else ""
+            out[key.strip()] = yaml.load(value, Loader=_PlainLoader) if value else ""
         except yaml.YAMLError as exc:
-            raise BaselinesError(f"--set {pair!r}: the value is not valid YAML ({exc.problem or exc})") from None
+            raise BaselinesError(f"--set {pair!r}: the value is not valid YAML "
+                                 f"({getattr(exc, 'problem', None) or exc})") from None
+        except RecursionError:
+            raise BaselinesError(f"--set {key.strip()}: the value is nested too deeply") from None
     return out
 
 
@@ -87,7 +114,7 @@ def resolve_config(klass, task: str, method: str, path: Path | None = None, over
         params.update(typed(loaded, klass, str(chosen)))
     elif path:
         raise _missing_config(task, Path(path))
-    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    overrides = dict(overrides or {})
     _check_keys(overrides, fields, "command-line overrides")
     params.update(typed(overrides, klass, "command-line overrides"))
     defaults = {f.name: f.default for f in dataclasses.fields(klass) if f.default is not dataclasses.MISSING}
@@ -95,17 +122,69 @@ def resolve_config(klass, task: str, method: str, path: Path | None = None, over
 
 
 def typed(given: dict, klass, where: str) -> dict:
-    """`given` with each value checked against the type of its parameter's default: numbers YAML reads as
-    strings ('2e-5') become numbers, whole floats become ints where an int is meant; anything else that
-    does not fit (a word for a number, a number for a flag) is an error naming the parameter."""
+    """`given` with each value checked against its parameter: numbers YAML reads as strings ('2e-5') become
+    numbers, whole floats become ints where an int is meant; anything else that does not fit its type (a word
+    for a number, a number for a flag, null for a value that needs one) or its range (see RULES) is an error
+    naming the parameter."""
     defaults = {f.name: f.default for f in dataclasses.fields(klass)}
-    return {key: _fit(value, defaults.get(key, dataclasses.MISSING), key, where) for key, value in given.items()}
+    hints = _type_hints(klass)
+    checked = {}
+    for key, value in given.items():
+        default = defaults.get(key, dataclasses.MISSING)
+        if value is None and default is not None:
+            raise BaselinesError(f"{where}: {key} cannot be null (its default is {default!r})")
+        value = _fit(value, default, key, where)
+        _check_value(key, value, hints.get(key), where)
+        checked[key] = value
+    return checked
+
+
+RULES = {  # parameters that mean the same in every method that has them: name -> (allowed values, or minimum)
+    "stop_words": ((None, "english"), None),
+    **{name: (None, 1) for name in ("ngram_max", "min_df", "n_features", "max_seq_length", "batch_size",
+                                    "encode_batch_size", "chunk_words", "projection", "hidden", "layers",
+                                    "piece_len", "batch_pieces", "max_train_len", "torch_threads", "n_models",
+                                    "workers")},
+}
+NEGATIVE_ALLOWED = {"n_jobs"}  # joblib: -1 means every core
+
+
+def _check_value(key: str, value, hint, where: str) -> None:
+    """The value against its parameter's rule (RULES), and whole numbers against zero; a scalar where the
+    parameter's annotation names no list or mapping."""
+    allowed, minimum = RULES.get(key, (None, None))
+    if allowed is not None and value not in allowed:
+        raise BaselinesError(f"{where}: {key} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    floor = minimum if minimum is not None else (None if key in NEGATIVE_ALLOWED else 0)
+    if whole and floor is not None and value < floor:
+        raise BaselinesError(f"{where}: {key} must be at least {floor}, got {value}")
+    if isinstance(value, (list, dict)) and hint is not None and not _allows_container(hint):
+        raise BaselinesError(f"{where}: {key} takes a single value, got {value!r}")
+
+
+def _type_hints(klass) -> dict:
+    import typing
+
+    try:
+        return typing.get_type_hints(klass)
+    except Exception:  # an annotation this Python cannot evaluate: types are then checked by default only
+        return {}
+
+
+def _allows_container(hint) -> bool:
+    import typing
+
+    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, __import__("types").UnionType) \
+        else (hint,)
+    return any((typing.get_origin(option) or option) in (list, tuple, dict, set, typing.Any) for option in options)
 
 
 def _fit(value, default, key: str, where: str):
     kind = type(default)
     sequences = isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
-    if default is None or default is dataclasses.MISSING or sequences or isinstance(value, kind) and kind is not int:
+    if value is None or default is None or default is dataclasses.MISSING or sequences \
+            or isinstance(value, kind) and kind is not int:
         return value
     try:
         if kind is bool:
@@ -118,7 +197,7 @@ def _fit(value, default, key: str, where: str):
                 return int(number)
         if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         pass
     raise BaselinesError(f"{where}: {key} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
 

@@ -10,10 +10,11 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import time
 import zlib
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .errors import DataError
 
@@ -66,8 +67,12 @@ def _read_bytes(path: Path) -> bytes:
 
 def read_text(path: Path) -> str:
     """A whole UTF-8 text file (gzip when .gz), line endings read as \\n like open(); bad bytes name line and byte."""
-    text = decode_utf8(_read_bytes(path), path)
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return read_text_as_given(path).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_text_as_given(path: Path) -> str:
+    """A whole UTF-8 text file (gzip when .gz) decoded and otherwise unchanged: a BOM and CR characters kept."""
+    return decode_utf8(_read_bytes(path), path)
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
@@ -81,10 +86,7 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
                     raise not_utf8(path, number, exc) from None
                 if not line.strip():
                     continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"invalid JSON ({exc.msg})", path, number) from None
+                obj = _loads(line, path, number)
                 if not isinstance(obj, dict):
                     raise DataError("expected a JSON object", path, number)
                 yield number, obj
@@ -94,22 +96,30 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict]]:
 
 def read_json(path: Path):
     """Load one JSON document, naming the file and line on error (bad bytes: line and byte within it)."""
-    text = decode_utf8(_read_bytes(path), path)
+    return _loads(decode_utf8(_read_bytes(path), path), path)
+
+
+def _loads(text: str, path: Path, line: int | None = None):
+    """JSON text parsed; invalid or too deeply nested JSON is a DataError naming the file and line."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON ({exc.msg})", path, exc.lineno) from None
+        raise DataError(f"invalid JSON ({exc.msg})", path, line or exc.lineno) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply to read", path, line) from None
 
 
 @contextlib.contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
+def atomic_path(target: Path, check: Callable[[], None] | None = None) -> Iterator[Path]:
     """Yield a temporary path beside `target`; on success it replaces `target` (file or folder).
 
     Safe under concurrency: temporary names are unique, and a folder is swapped under an exclusive lock
-    (concurrent writers of one target wait for each other; the last one wins). Leftovers of killed
-    writers (`.<name>.<host>_<pid>_<hex>.tmp` / `.old`) are removed by the next write of the same target.
+    (concurrent writers of one target wait for each other; the last one wins). `check`, if given, runs
+    under that lock just before the swap: raising there keeps the target as another writer left it.
+    Leftovers of killed writers (`.<name>.<host>_<pid>_<hex>.tmp` / `.old`) are removed by the next
+    write of the same target.
     """
-    target = Path(target)
+    target = writable_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale(target)
     tmp = _sibling(target, "tmp")
@@ -117,11 +127,34 @@ def atomic_path(target: Path) -> Iterator[Path]:
         yield tmp
         if tmp.is_dir():
             with _exclusive_lock(target.with_name(f".{target.name}.lock")):
+                if check is not None:
+                    check()
                 _replace_folder(tmp, target)
         else:
             os.replace(tmp, target)
     finally:
         _remove(tmp)
+
+
+def writable_target(target: Path, inputs: Iterable[Path] = ()) -> Path:
+    """The path a write of `target` replaces: a symbolic link is followed to the file or folder it names, and
+    anything there but a regular file or a folder (a device, a FIFO, a socket), or one of the command's own
+    `inputs`, is refused before any work."""
+    target = Path(target)
+    real = Path(os.path.realpath(target))
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise DataError(f"cannot write here ({exc.strerror})", target) from None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise DataError("is not a regular file or folder (a device, FIFO or socket): refusing to replace it", target)
+    for source in inputs:
+        if os.path.realpath(source) == str(real):
+            raise DataError("is also an input of this command: refusing to overwrite it (choose another --out)",
+                            target)
+    return real
 
 
 def _replace_folder(tmp: Path, target: Path) -> None:

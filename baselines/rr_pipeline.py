@@ -5,7 +5,9 @@ from pathlib import Path
 
 from .data.rr import Document, Documents, Sentence
 from .errors import BaselinesError, DataError
+from .source_text import SourceText
 
+MAX_TEXT_BYTES = 64 * 2**20  # a raw judgment larger than this is refused (the largest LegalEval one is < 1 MiB)
 BLOCK_CHARS = 20_000  # long texts are segmented in blocks cut at blank lines, for progress
 
 
@@ -87,46 +89,57 @@ def end_to_end_predictions(docs: list[Document], method, segmenter: str, models_
     return rows
 
 
-def read_text(path: Path) -> str:
-    """A raw judgment as UTF-8 text."""
-    from .io import read_text as read_utf8
-
+def read_source(path: Path) -> SourceText:
+    """A raw judgment as UTF-8 text, with the offsets back to the file as given."""
     path = Path(path)
-    text = read_utf8(path)  # a bad byte is named by line and byte within the line
-    if not text.strip():
+    if path.is_file() and path.stat().st_size > MAX_TEXT_BYTES:
+        raise DataError(f"a judgment is at most {MAX_TEXT_BYTES // 2**20} MiB of text; this file has "
+                        f"{path.stat().st_size / 2**20:.0f} MiB", path)
+    source = SourceText.read(path)  # a bad byte is named by line and byte within the line
+    if not source.text.strip():
         raise DataError("the file is empty", path)
-    return text
+    return source
 
 
 def predict_file(path: Path, *, model: Path | None = None, method_name: str | None = None,
                  segmenter: str | None = None, models_dir=None, out: Path | None = None) -> list[dict]:
-    """Raw text file -> rows {start, end, text, label, probabilities}; written as JSONL when `out` is given."""
+    """Raw text file -> rows {start, end, text, label, probabilities}; written as JSONL when `out` is given.
+
+    `start`/`end` are character offsets into the file as given (a BOM and CRLF line endings included):
+    `open(path, encoding="utf-8", newline="").read()[start:end]` is the row's `text`."""
     from rich.progress import Progress
 
     from segmentation.run import get_segmenter
 
-    from .io import write_jsonl
+    from .io import writable_target, write_jsonl
     from .methods import model_folder
     from .methods.base import Method
     from .paths import models_root
     from .tasks import get_task
 
-    text = read_text(path)
+    if out:
+        writable_target(Path(out), inputs=[Path(path)])  # refused before any work
+    source = read_source(path)
     folder = Path(model) if model else model_folder(models_root(models_dir), "rr", method_name or get_task("rr").default_method)
     if not (folder / "config.json").is_file():
         train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
         raise BaselinesError(f"no trained model in {folder}; run `{train}` first (or pass --model)")
     tagger = Method.load(folder)
     with Progress(transient=True) as progress:
-        bar = progress.add_task("segmenting", total=len(text))
-        spans = segment_text(text, get_segmenter(segmenter, models_dir), lambda n: progress.advance(bar, n))
+        bar = progress.add_task("segmenting", total=len(source.text))
+        spans = segment_text(source.text, get_segmenter(segmenter, models_dir), lambda n: progress.advance(bar, n))
     if not spans:
         raise DataError("no sentences found", path)
-    doc = document_from_text(Path(path).stem, text, spans, getattr(tagger, "labels_", ()))
+    doc = document_from_text(Path(path).stem, source.text, spans, getattr(tagger, "labels_", ()))
     predicted = tagger.predict([doc], progress=len(spans) > 200)
-    rows = [{"id": row["id"], "start": row["start"], "end": row["end"], "text": text[row["start"]:row["end"]],
-             "label": row["prediction"], **({"probabilities": row["probabilities"]} if "probabilities" in row else {})}
-            for row in predicted]
+    rows = [_given_row(row, source) for row in predicted]
     if out:
         write_jsonl(Path(out), rows)
     return rows
+
+
+def _given_row(row: dict, source: SourceText) -> dict:
+    """A prediction row with its span and text as they stand in the file as given."""
+    start, end = source.given_span(row["start"], row["end"])
+    return {"id": row["id"], "start": start, "end": end, "text": source.given[start:end], "label": row["prediction"],
+            **({"probabilities": row["probabilities"]} if "probabilities" in row else {})}

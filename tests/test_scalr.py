@@ -30,7 +30,7 @@ def test_tsv_and_jsonl_give_the_same_items(tmp_path):
 
 @pytest.mark.parametrize("row, message", [
     ("1\tq\ta\tb\tc\td\te\t5", "answer '5' is not one of the choices"),
-    ("1\tq\ta\tb\tc\td\te", "missing column"),
+    ("1\tq\ta\tb\tc\td\te", "7 fields where the header has 8"),
 ])
 def test_bad_rows_name_file_and_line(tmp_path, row, message):
     path = write_tsv(tmp_path / "test.tsv", ["0\tq\ta\tb\tc\td\te\t0", row])

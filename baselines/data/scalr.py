@@ -82,13 +82,34 @@ def flag_note(kind: str, ids: list[str], total: int) -> str:
 
 
 def _tsv_rows(path: Path):
+    """(line, row) of a LegalBench TSV, read strictly: a quote that does not close where a field ends, a row
+    with too few or too many fields, or a tab inside a field (what an unclosed quote leaves when it swallows
+    the rows after it; LegalBench fields hold none) is an error naming the line where the row starts."""
     text = read_text(path)  # bad bytes: a DataError naming the line and the byte within it
-    reader = csv.DictReader(StringIO(text), delimiter="\t", quoting=csv.QUOTE_MINIMAL)
+    reader = csv.reader(StringIO(text), delimiter="\t", quoting=csv.QUOTE_MINIMAL, strict=True)
+    start = 1
     try:
-        for row in reader:
-            yield reader.line_num, row
+        header = next(reader, None)
+        if header is None:
+            return
+        start = reader.line_num + 1
+        for fields in reader:
+            if fields:
+                yield start, _tsv_row(header, fields, path, start)
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise DataError(f"malformed TSV ({exc})", path, reader.line_num) from None
+        raise DataError(f"malformed TSV in the row starting here ({exc}; an unclosed quote?)", path, start) from None
+
+
+def _tsv_row(header: list[str], fields: list[str], path: Path, line: int) -> dict:
+    if len(fields) != len(header):
+        raise DataError(f"{len(fields)} fields where the header has {len(header)} (a stray tab, or an unclosed "
+                        "quote?)", path, line)
+    tabbed = [name for name, value in zip(header, fields) if "\t" in value]
+    if tabbed:
+        raise DataError(f"field {tabbed[0]} holds a tab: an unclosed quote in this row swallows the rows after it",
+                        path, line)
+    return dict(zip(header, fields))
 
 
 def _item(row: dict, path: Path, line: int, split: str) -> ChoiceItem:
