@@ -1,7 +1,7 @@
 """What every spaCy-based segmenter shares: a pipeline that marks sentence starts, read back as spans."""
 from __future__ import annotations
 
-from .spans import Span, trim_all
+from segmentation.spans import Span, trim_all
 
 
 class SpacySegmenter:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .base import SpacySegmenter
+from segmentation.base import SpacySegmenter
 
 # Words that end with a full stop without ending a sentence (compared lower-cased, without the stop).
 ABBREVIATIONS = {

@@ -3,22 +3,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baselines.errors import BaselinesError
+from baselines.core.errors import BaselinesError
 
 SEGMENTERS = ("rule", "trained")
 
 
 def segmenter_folder(models_dir=None) -> Path:
     """models/segmenter/trained under --models-dir / $BASELINES_MODELS / ./models."""
-    from baselines.paths import models_root
+    from baselines.core.paths import models_root
 
     return models_root(models_dir) / "segmenter" / "trained"
 
 
 def get_segmenter(name: str | None = None, models_dir=None):
     """'rule', 'trained' (the saved senter), a saved senter folder, or None: trained if saved, else rule."""
-    from .rules import RuleSegmenter
-    from .trained import TrainedSegmenter
+    from segmentation.rules import RuleSegmenter
+    from segmentation.trained import TrainedSegmenter
 
     folder = segmenter_folder(models_dir)
     if name in (None, "", "auto"):
@@ -39,7 +39,7 @@ def gold_pairs(docs) -> list[tuple[str, list[tuple[int, int]]]]:
 
 def boundary_diagnostics(docs) -> dict:
     """What the gold spans allow: boundaries after a cue, and where breaks fall at numbered paragraph lines."""
-    from .spans import cue_share, numbered_paragraphs
+    from segmentation.spans import cue_share, numbered_paragraphs
 
     pairs = gold_pairs(docs)
     return {"gold_boundaries_after_cue": cue_share(pairs), "gold_breaks_at_numbered_lines": numbered_paragraphs(pairs)}

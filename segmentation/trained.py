@@ -6,8 +6,8 @@ import random
 import time
 from pathlib import Path
 
-from .base import SpacySegmenter
-from .spans import CUE_ENDINGS, Span, boundary_counts, prf, trim_all
+from segmentation.base import SpacySegmenter
+from segmentation.spans import CUE_ENDINGS, Span, boundary_counts, prf, trim_all
 
 logger = logging.getLogger("baselines.segmentation")
 
@@ -77,7 +77,7 @@ class TrainedSegmenter(SpacySegmenter):
 
     def save(self, folder: Path, extra: dict | None = None) -> Path:
         """Write the spaCy pipeline and a training record into `folder`, atomically."""
-        from baselines.io import atomic_path, write_json
+        from baselines.core.io import atomic_path, write_json
 
         with atomic_path(Path(folder)) as tmp:
             self.nlp.to_disk(tmp)

@@ -41,7 +41,7 @@ def run_results(task: str, system: str) -> dict:
     """The results.json of the only run of `system` (results/<task>/<system>/<run>/results.json)."""
     import json
 
-    from baselines.paths import results_root
+    from baselines.core.paths import results_root
 
     found = sorted((results_root() / task / system).glob("*/results.json"))
     assert len(found) == 1, found

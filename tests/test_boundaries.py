@@ -6,13 +6,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from baselines.boundaries import SpanReference
+from baselines.tasks.segmenter.boundaries import SpanReference
 from baselines.cli import app
-from baselines.compare import compare
-from baselines.evaluate import score
-from baselines.paths import results_root
-from baselines.results_store import Variant, references_digest, write_run
-from baselines.tasks import get_task
+from baselines.comparison.leaderboard import compare
+from baselines.evaluation.scoring import score
+from baselines.core.paths import results_root
+from baselines.runs.results_store import Variant, references_digest, write_run
+from baselines.registry import get_task
 from segmentation.spans import boundary_counts, prf
 
 TEXT = "One. Two here. Three now. Four. Five."

@@ -7,8 +7,8 @@ import json
 import pytest
 from caselawqa_fixtures import write_eightk, write_lawma_tasks, write_normalized
 
-from baselines.data.caselawqa import detect_layout, load_caselawqa
-from baselines.errors import BaselinesError, DataError
+from baselines.tasks.caselawqa.data import detect_layout, load_caselawqa
+from baselines.core.errors import BaselinesError, DataError
 
 
 def _content(items):
@@ -119,7 +119,7 @@ def test_no_layout(tmp_path):
 def test_download_offline_env(tmp_path, monkeypatch):
     import huggingface_hub
 
-    from baselines.data.download import download_caselawqa
+    from baselines.core.download import download_caselawqa
 
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda *a, **k: pytest.fail("touched the network"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -130,7 +130,7 @@ def test_download_offline_env(tmp_path, monkeypatch):
 def test_download_connection_error(tmp_path, monkeypatch):
     import huggingface_hub
 
-    from baselines.data.download import download_caselawqa
+    from baselines.core.download import download_caselawqa
 
     def unreachable(*args, **kwargs):
         raise ConnectionError("Failed to resolve 'huggingface.co'")

@@ -6,8 +6,8 @@ import json
 import pytest
 from caselawqa_fixtures import write_normalized
 
-from baselines import run
-from baselines.errors import BaselinesError
+from baselines.runs import run
+from baselines.core.errors import BaselinesError
 
 SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
 
@@ -117,7 +117,7 @@ def test_cli_only_present_and_backend_options(tmp_path):
 
 
 def test_opinion_chunks_budget():
-    from baselines.methods.caselawqa_embed import opinion_chunks
+    from baselines.tasks.caselawqa.embed import opinion_chunks
 
     text = " ".join(f"w{k}" for k in range(1000))
     head, tail = opinion_chunks(text, 100, 2, 3)

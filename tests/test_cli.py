@@ -138,7 +138,7 @@ def test_eval_refuses_to_replace_a_scored_run_and_checks_writability_first(tmp_p
 
 
 def test_an_unwritable_models_folder_fails_before_training(tmp_path, monkeypatch):
-    import baselines.results_store as store
+    import baselines.runs.results_store as store
     from baselines.methods.floors import MajorityChooser
 
     data = scalr_dir(tmp_path)
@@ -193,10 +193,10 @@ def test_retraining_keeps_cross_validated_results_and_names_keep_dots(tmp_path):
 
 
 def test_the_encoder_a_saved_model_was_trained_with_is_not_an_override(tmp_path, monkeypatch):
-    from baselines import run as run_module
-    from baselines.errors import BaselinesError
+    from baselines.runs import run as run_module
+    from baselines.core.errors import BaselinesError
     from baselines.methods.base import Method
-    from baselines.tasks import get_task
+    from baselines.registry import get_task
 
     folder = tmp_path / "rr" / "bilstm_crf-enc"
     folder.mkdir(parents=True)
@@ -225,7 +225,7 @@ def test_bad_set_values_exit_2_with_one_line(pair, message, tmp_path):
 
 
 def test_a_named_config_brings_its_method():
-    from baselines.config import method_of_config
+    from baselines.core.config import method_of_config
 
     assert method_of_config("scalr", "learned-lexical") == "learned"
     assert method_of_config("scalr", "tfidf-least") == "tfidf"

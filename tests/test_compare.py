@@ -9,14 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.compare import compare
-from baselines.errors import BaselinesError
-from baselines.evaluate import score
-from baselines.render import breakdowns, to_markdown, write_files
-from baselines.records import Reference
-from baselines.paths import results_root
-from baselines.results_store import Variant, references_digest, write_run
-from baselines.tasks import get_task
+from baselines.comparison.leaderboard import compare
+from baselines.core.errors import BaselinesError
+from baselines.evaluation.scoring import score
+from baselines.comparison.render import breakdowns, to_markdown, write_files
+from baselines.core.records import Reference
+from baselines.core.paths import results_root
+from baselines.runs.results_store import Variant, references_digest, write_run
+from baselines.registry import get_task
 
 LABELS = ("0", "1", "2", "3", "4")
 

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from baselines.evaluate import score
+from baselines.evaluation.scoring import score
 from baselines.methods import METHODS, method_class
 from baselines.methods.base import Method
-from baselines.records import ChoiceItem, letter_labels
-from baselines.tasks import get_task
+from baselines.core.records import ChoiceItem, letter_labels
+from baselines.registry import get_task
 
 WORDS = ["warrant", "search", "tax", "contract", "speech", "damages", "appeal", "jury", "statute", "agency"]
 
@@ -37,7 +37,7 @@ def caselawqa_items(n=24):
 
 
 def rr_documents(n=6):
-    from baselines.data.rr import load_rr
+    from baselines.tasks.rr.data import load_rr
 
     import tempfile
     from pathlib import Path

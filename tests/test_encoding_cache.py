@@ -6,8 +6,8 @@ import logging
 import numpy as np
 import pytest
 
-from baselines import encoders
-from baselines.encoders import EncodingCache
+from baselines.encoders import sentence as encoders
+from baselines.encoders.sentence import EncodingCache
 
 TEXTS = ["The appeal is dismissed.", "No order as to costs.", "Heard the counsel."]
 
@@ -53,7 +53,7 @@ def test_a_damaged_shard_is_encoded_again_with_a_warning(damage, fake, tmp_path,
         np.save(npy, np.zeros((len(TEXTS), 3), dtype=np.float32))
         if damage == "zeroed-without-checksum":  # a shard written before checksums existed
             npy.with_suffix(".sha256").unlink()
-    with caplog.at_level(logging.WARNING, logger="baselines.encoders"):
+    with caplog.at_level(logging.WARNING, logger="baselines.encoders.sentence"):
         again = EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False)
     assert np.allclose(again, first) and fake.calls == 2 * len(TEXTS)
     assert "is damaged" in caplog.text and "encoded again" in caplog.text

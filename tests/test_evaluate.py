@@ -1,10 +1,10 @@
 """The common evaluator: joins by id, missing/duplicate policies, raw generations."""
 import pytest
 
-from baselines.errors import BaselinesError
-from baselines.evaluate import score
-from baselines.records import Reference
-from baselines.tasks import get_task
+from baselines.core.errors import BaselinesError
+from baselines.evaluation.scoring import score
+from baselines.core.records import Reference
+from baselines.registry import get_task
 
 SCALR = get_task("scalr")
 LABELS = ("0", "1", "2", "3", "4")
@@ -63,8 +63,8 @@ def test_multi_label_gold_accepts_any_answer():
 
 
 def test_one_document_gets_no_interval():
-    from baselines.records import Reference
-    from baselines.tasks import get_task
+    from baselines.core.records import Reference
+    from baselines.registry import get_task
 
     labels = ("A", "B")
     refs = [Reference(id=f"d/{k}", gold=(labels[k % 2],), labels=labels, group="d", unit="d") for k in range(6)]
@@ -78,8 +78,8 @@ def test_one_document_gets_no_interval():
 
 
 def test_verbatim_labels_tolerate_white_space_and_zero_padding():
-    from baselines.evaluate import verbatim_label
-    from baselines.records import Reference
+    from baselines.evaluation.scoring import verbatim_label
+    from baselines.core.records import Reference
 
     numbered = Reference(id="t/1", gold=("007",), labels=("001", "007", "010"))
     lettered = Reference(id="t/2", gold=("A",), labels=("A", "B"))

@@ -1,7 +1,7 @@
 """The raw-generation answer extractor, on the forms LLMs really write."""
 import pytest
 
-from baselines.extract import extract_answer
+from baselines.evaluation.extract import extract_answer
 
 LETTERS = list("ABCDE")
 SCALR_ALIASES = {letter: str(i) for i, letter in enumerate("ABCDE")}
@@ -56,10 +56,10 @@ def test_label_names_for_rhetorical_roles():
 
 # Extractor v2: one table of phrasings in the styles of several model families, one table of traps.
 
-from baselines.evaluate import answer_and_rule, score  # noqa: E402
-from baselines.extract import EXTRACTOR_VERSION, extract_with_rule  # noqa: E402
-from baselines.records import ChoiceItem, Reference  # noqa: E402
-from baselines.tasks import get_task  # noqa: E402
+from baselines.evaluation.scoring import answer_and_rule, score  # noqa: E402
+from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule  # noqa: E402
+from baselines.core.records import ChoiceItem, Reference  # noqa: E402
+from baselines.registry import get_task  # noqa: E402
 
 ELEVEN = list("ABCDEFGHIJK")  # e.g. sc_casedisposition
 SCALR_LABELS = ["0", "1", "2", "3", "4"]

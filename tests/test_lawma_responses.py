@@ -9,13 +9,15 @@ import pytest
 
 from typer.testing import CliRunner
 
-from baselines import lawma_responses, run
+from baselines.tasks.caselawqa import lawma as lawma_responses
+
+from baselines.runs import run
 from baselines.cli import app
-from baselines.errors import BaselinesError, DataError
-from baselines.evaluate import score
-from baselines.lawma_responses import join_summary, read_lawma_responses
-from baselines.records import ChoiceItem, letter_labels
-from baselines.tasks import get_task
+from baselines.core.errors import BaselinesError, DataError
+from baselines.evaluation.scoring import score
+from baselines.tasks.caselawqa.lawma import join_summary, read_lawma_responses
+from baselines.core.records import ChoiceItem, letter_labels
+from baselines.registry import get_task
 
 CJK = "".join(chr(0x5E74 + 7 * k) for k in range(30))  # 30 distinct CJK characters, one per choice
 STATES = letter_labels(30)  # "01".."30"

@@ -9,14 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.errors import BaselinesError, DataError
-from baselines.evaluate import score
-from baselines.lm_eval import rows_from_lm_eval
-from baselines.predictions import load_predictions
-from baselines.records import Reference
-from baselines.paths import results_root
+from baselines.core.errors import BaselinesError, DataError
+from baselines.evaluation.scoring import score
+from baselines.evaluation.harness_logs import rows_from_lm_eval
+from baselines.evaluation.predictions import load_predictions
+from baselines.core.records import Reference
+from baselines.core.paths import results_root
 from conftest import run_results
-from baselines.tasks import get_task
+from baselines.registry import get_task
 
 QUESTIONS = [  # LegalBench SCALR rows as the harness's `doc`: index, question, choice_0..4, answer
     {"index": str(k), "question": f"Question {k}?", **{f"choice_{c}": f"holding {k}.{c}" for c in range(5)},

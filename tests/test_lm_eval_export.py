@@ -12,12 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.errors import BaselinesError, DataError
-from baselines.lm_eval_export import export_lm_eval
-from baselines.lm_eval_prompts import caselawqa_document, rr_documents
-from baselines.predictions import load_predictions
-from baselines.run import load_split, score_file
-from baselines.tasks import get_task
+from baselines.core.errors import BaselinesError, DataError
+from baselines.export.lm_eval import export_lm_eval
+from baselines.export.prompts import caselawqa_document, rr_documents
+from baselines.evaluation.predictions import load_predictions
+from baselines.runs.run import load_split, score_file
+from baselines.registry import get_task
 from caselawqa_fixtures import write_lawma_tasks, write_normalized
 
 try:
@@ -249,7 +249,7 @@ def test_export_refuses_a_non_empty_folder_and_writes_nothing_on_error(tmp_path,
     assert not_an_export.exit_code == 2 and "not an earlier export" in not_an_export.output
     assert (out / "mine.txt").read_text() == "keep"
     (out / "mine.txt").unlink()
-    monkeypatch.setattr("baselines.lm_eval_export.harness_installed", lambda: False)
+    monkeypatch.setattr("baselines.export.lm_eval.harness_installed", lambda: False)
     assert runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out)]).exit_code == 0
     forced = runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out), "--force"])
     assert forced.exit_code == 0, forced.output
@@ -297,8 +297,8 @@ def test_rr_prompt_shows_the_window_and_marks_the_sentence(tmp_path):
 
 
 def test_baselines_does_not_import_the_harness():
-    code = ("import sys, baselines.cli, baselines.run, baselines.lm_eval_export, baselines.predictions; "
-            "from typer.testing import CliRunner; CliRunner().invoke(baselines.cli.app, ['ls']); "
+    code = ("import sys, baselines.cli.commands, baselines.runs.run, baselines.export.lm_eval, baselines.evaluation.predictions; "
+            "from typer.testing import CliRunner; CliRunner().invoke(baselines.cli.commands.app, ['ls']); "
             "print('lm_eval' in sys.modules)")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.strip().splitlines()[-1] == "False"

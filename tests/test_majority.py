@@ -4,14 +4,14 @@ import json
 import numpy as np
 import pytest
 
-from baselines.data.rr import Document, Sentence
-from baselines.errors import BaselinesError
+from baselines.tasks.rr.data import Document, Sentence
+from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method
-from baselines.methods.caselawqa_majority import CaselawMajority
+from baselines.tasks.caselawqa.majority import CaselawMajority
 from baselines.methods.floors import MajorityChooser
 from baselines.methods.majority import MajorityFloor, most_frequent
-from baselines.methods.rr_simple import RRMajority
-from baselines.records import ChoiceItem, letter_labels
+from baselines.tasks.rr.simple import RRMajority
+from baselines.core.records import ChoiceItem, letter_labels
 
 
 @pytest.mark.parametrize("seed", range(20))

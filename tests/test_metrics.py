@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import balanced_accuracy_score, f1_score
 
-from baselines import metrics as M
+from baselines.evaluation import metrics as M
 
 
 def outcomes(gold, pred, labels, group=None, unit=None):

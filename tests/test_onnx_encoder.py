@@ -6,13 +6,13 @@ import sys
 import numpy as np
 import pytest
 
-from baselines.encoders import EncodingCache, encode, encoder_key, load_encoder
-from baselines.errors import BaselinesError
+from baselines.encoders.sentence import EncodingCache, encode, encoder_key, load_encoder
+from baselines.core.errors import BaselinesError
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from baselines import onnx_encoder  # noqa: E402
+from baselines.encoders import onnx_backend as onnx_encoder  # noqa: E402
 
 TEXTS = ["The appeal is dismissed.",
          "Learned counsel for the appellant submitted that the High Court erred in reversing the acquittal. " * 6,
@@ -65,7 +65,7 @@ def test_encoding_cache_keys_differ_by_backend(shared_cache):
 
 
 def test_unknown_backend_is_refused_by_methods(shared_cache):
-    from baselines.methods.scalr_similarity import EmbedChooser
+    from baselines.tasks.scalr.similarity import EmbedChooser
 
     with pytest.raises(BaselinesError, match="onnx-int8"):
         EncodingCache(None, backend="tensorrt")
@@ -122,7 +122,7 @@ def test_benchmark_refuses_bad_counts(tmp_path):
 
 
 def test_benchmark_on_caselawqa_chunks(shared_cache, data_dir):
-    from baselines.benchmark import benchmark_encoders, caselawqa_chunks, render_benchmark
+    from baselines.encoders.speed import benchmark_encoders, caselawqa_chunks, render_benchmark
 
     chunks = caselawqa_chunks(data_dir, 12)
     assert len(chunks) == 12 and all(len(c.split()) <= 96 for c in chunks) and len(set(chunks)) == 12
@@ -139,7 +139,7 @@ def test_model_folder_carries_its_exported_encoder(shared_cache, tmp_path):
     import shutil
 
     from baselines.methods.base import Method
-    from baselines.methods.scalr_similarity import EmbedChooser
+    from baselines.tasks.scalr.similarity import EmbedChooser
 
     chooser = EmbedChooser()
     assert chooser.encode_backend == "auto"  # the default: int8 for MiniLM
@@ -159,7 +159,7 @@ def test_folders_saved_before_the_backend_was_recorded_encode_with_torch(tmp_pat
     import json
 
     from baselines.methods.base import Method
-    from baselines.methods.scalr_similarity import EmbedChooser
+    from baselines.tasks.scalr.similarity import EmbedChooser
 
     EmbedChooser(encode_backend="onnx").save(tmp_path / "old")
     config = json.loads((tmp_path / "old" / "config.json").read_text())
@@ -173,7 +173,7 @@ def test_a_run_from_before_the_backend_was_recorded_is_not_replaced_by_an_int8_r
     """Its config has no encode_backend: it was torch, so an int8 run is another configuration."""
     import json
 
-    from baselines.results_store import RESULTS_FILE, Variant, check_replace
+    from baselines.runs.results_store import RESULTS_FILE, Variant, check_replace
 
     variant = Variant(split="test", references="abc")
     (tmp_path / RESULTS_FILE).write_text(json.dumps({"variant": {"references": "abc"},
@@ -203,7 +203,7 @@ def test_install_keeps_a_folder_another_process_finished_and_replaces_a_stale_on
 
 
 def test_a_cache_that_cannot_take_the_bundled_encoder_is_reported_not_fatal(tmp_path, monkeypatch, caplog):
-    from baselines import encoder_bundle
+    from baselines.encoders import bundle as encoder_bundle
 
     bundled = tmp_path / "model" / "encoders" / onnx_encoder.model_folder(None, "onnx-int8").name
     bundled.mkdir(parents=True)
@@ -221,7 +221,7 @@ def test_a_cache_that_cannot_take_the_bundled_encoder_is_reported_not_fatal(tmp_
 def test_auto_chooses_int8_for_minilm_and_records_the_concrete_backend(shared_cache):
     import json
 
-    from baselines.run import build_method
+    from baselines.runs.run import build_method
 
     assert onnx_encoder.resolve_backend([None], "auto") == "onnx-int8"
     record = json.loads((onnx_encoder.model_folder(None, "onnx-int8") / "export.json").read_text())

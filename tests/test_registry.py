@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from baselines.config import config_variants, resolve_config
-from baselines.errors import BaselinesError
-from baselines.lazy import import_object, lazy_function
+from baselines.core.config import config_variants, resolve_config
+from baselines.core.errors import BaselinesError
+from baselines.core.lazy import import_object, lazy_function
 from baselines.methods import (METHODS, REGISTRY, canonical_name, method_aliases, method_class, method_names,
                                model_folder)
 from baselines.methods.base import Method
-from baselines.tasks import TASKS, get_task
+from baselines.registry import TASKS, get_task
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -49,18 +49,18 @@ def test_an_unregistered_subclass_keeps_its_own_name():
 
 
 def test_importing_the_registry_imports_no_method_module():
-    code = ("import sys, baselines.methods, baselines.tasks; "
-            "print([m for m in sys.modules if m.startswith('baselines.methods.') or m.startswith('baselines.data.')])")
+    code = ("import sys, baselines.methods, baselines.registry; "
+            "print([m for m in sys.modules if m.startswith('baselines.methods.') or m.startswith('baselines.tasks.')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def test_lazy_objects():
-    assert import_object("baselines.data.caselawqa:court_of")("songer_x") == "songer"
-    assert lazy_function("baselines.data.caselawqa:court_of")("sc_issuearea") == "sc"
+    assert import_object("baselines.tasks.caselawqa.data:court_of")("songer_x") == "songer"
+    assert lazy_function("baselines.tasks.caselawqa.data:court_of")("sc_issuearea") == "sc"
     assert get_task("caselawqa").supergroup("songer_geniss") == "songer"
     with pytest.raises(ValueError, match="module:attribute"):
-        import_object("baselines.data.caselawqa.court_of")
+        import_object("baselines.tasks.caselawqa.data.court_of")
 
 
 @pytest.mark.parametrize("call, suggestion", [
@@ -99,7 +99,7 @@ def test_a_model_saved_under_the_old_name_loads(tmp_path):
     folder = tmp_path / "rr" / "majority"
     folder.mkdir(parents=True)
     (folder / "config.json").write_text(json.dumps({"task": "rr", "method": "majority", "params": {},
-                                                    "class": "baselines.methods.rr_simple:RRMajority"}))
+                                                    "class": "baselines.tasks.rr.simple:RRMajority"}))
     (folder / "state.json").write_text(json.dumps({"labels": ["FAC", "RPC"], "answer": "FAC",
                                                    "counts": {"FAC": 3, "RPC": 1}}))
     method = Method.load(model_folder(tmp_path, "rr", "majority"))
@@ -135,9 +135,9 @@ def test_without_a_config_file_the_dataclass_defaults_apply():
 
 def test_set_values_are_checked_against_the_parameter_types():
     """YAML reads '2e-5' as text: it becomes the number meant; a word for a number fails before any work."""
-    from baselines.config import parse_overrides
-    from baselines.errors import BaselinesError
-    from baselines.run import build_method
+    from baselines.core.config import parse_overrides
+    from baselines.core.errors import BaselinesError
+    from baselines.runs.run import build_method
 
     method = build_method("rr", "bilstm-crf-ft", overrides=parse_overrides(["encoder_lr=2e-5", "tune_epochs=3.0"]))
     assert method.encoder_lr == 2e-5 and method.tune_epochs == 3 and isinstance(method.tune_epochs, int)
@@ -145,3 +145,22 @@ def test_set_values_are_checked_against_the_parameter_types():
                           ("lr=fast", "must be a number")):
         with pytest.raises(BaselinesError, match=message):
             build_method("rr", "bilstm-crf", overrides=parse_overrides([pair]))
+
+
+def test_model_folders_of_earlier_releases_name_their_former_modules(tmp_path):
+    """A config.json or a pickle written before the benchmarks had folders of their own still loads."""
+    import joblib
+
+    from baselines.methods.base import saved_class
+    from baselines.methods.plain_state import load_state_file
+    from baselines.tasks.caselawqa.heads import Head
+    from baselines.tasks.rr.simple import RRMajority
+
+    assert saved_class("baselines.methods.rr_simple:RRMajority", tmp_path) is RRMajority
+    head = Head.__new__(Head)
+    joblib.dump({"heads": {"t": head}}, tmp_path / "state.joblib", protocol=0)
+    payload = (tmp_path / "state.joblib").read_bytes()
+    (tmp_path / "state.joblib").write_bytes(payload.replace(b"baselines.tasks.caselawqa.heads",
+                                                            b"baselines.methods.caselawqa_heads"))
+    assert b"baselines.methods.caselawqa_heads" in (tmp_path / "state.joblib").read_bytes()
+    assert isinstance(load_state_file(tmp_path, "state", "state.joblib")["heads"]["t"], Head)

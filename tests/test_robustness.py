@@ -16,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.data.rr import load_rr, read_documents
-from baselines.data.scalr import load_scalr
-from baselines.errors import DataError
-from baselines.io import atomic_path, read_json, read_jsonl, read_text
-from baselines.paths import MissingData, data_home, data_root
+from baselines.tasks.rr.data import load_rr, read_documents
+from baselines.tasks.scalr.data import load_scalr
+from baselines.core.errors import DataError
+from baselines.core.io import atomic_path, read_json, read_jsonl, read_text
+from baselines.core.paths import MissingData, data_home, data_root
 
 REPO = Path(__file__).resolve().parent.parent
 TEXT = "PREAMBLE text here. The facts were these. We hold so."
@@ -132,7 +132,7 @@ def test_concurrent_saves_of_one_folder_never_fail_nor_leave_anything(tmp_path):
 
 def _leftover_of_a_killed_save(target: Path) -> Path:
     """Run a save that is SIGKILLed halfway; return what it left beside `target`."""
-    code = ("import os, sys; from pathlib import Path; from baselines.io import atomic_path\n"
+    code = ("import os, sys; from pathlib import Path; from baselines.core.io import atomic_path\n"
             "with atomic_path(Path(sys.argv[1])) as tmp:\n"
             "    tmp.mkdir(); (tmp / 'half.bin').write_bytes(b'x'); os.kill(os.getpid(), 9)\n")
     done = subprocess.run([sys.executable, "-c", code, str(target)], cwd=REPO, capture_output=True)
@@ -178,7 +178,7 @@ def test_a_live_writers_temporary_is_never_removed(tmp_path):
 
 
 def test_hidden_leftovers_are_never_listed_as_runs(tmp_path):
-    from baselines.results_store import run_files
+    from baselines.runs.results_store import run_files
 
     for run in ("sys/dev", ".sys.host_1_0123abcd.tmp/dev", "sys/.dev.host_1_0123abcd.old"):
         folder = tmp_path / "scalr" / run
@@ -323,7 +323,7 @@ def test_missing_benchmark_in_a_given_folder_names_the_destination(tmp_path, hom
 
 
 def test_download_flag_fetches_into_the_data_home_and_continues(home, monkeypatch):
-    import baselines.data.download as download
+    import baselines.core.download as download
 
     calls = []
     monkeypatch.setattr(download, "download_scalr", fake_scalr_download(calls))
@@ -335,7 +335,7 @@ def test_download_flag_fetches_into_the_data_home_and_continues(home, monkeypatc
 
 
 def test_data_download_defaults_to_the_data_home(home, monkeypatch):
-    import baselines.data.download as download
+    import baselines.core.download as download
 
     calls = []
     monkeypatch.setattr(download, "download_scalr", fake_scalr_download(calls))

@@ -81,7 +81,7 @@ def test_the_config_a_model_was_trained_with_evaluates_it(tmp_path):
 
 
 def test_long_text_without_blank_lines_is_cut_only_at_white_space():
-    from baselines.rr_pipeline import BLOCK_CHARS, segment_text
+    from baselines.tasks.rr.pipeline import BLOCK_CHARS, segment_text
 
     class Recorder:
         def __init__(self):

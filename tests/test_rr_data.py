@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from baselines.data.rr import load_rr, read_documents, rr_references
-from baselines.errors import DataError
+from baselines.tasks.rr.data import load_rr, read_documents, rr_references
+from baselines.core.errors import DataError
 
 TEXT = "PREAMBLE text here. The facts were these. We hold so."
 

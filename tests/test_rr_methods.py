@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 import torch
 
-from baselines.data.rr import Document, Sentence
-from baselines.errors import BaselinesError, DataError
+from baselines.tasks.rr.data import Document, Sentence
+from baselines.core.errors import BaselinesError, DataError
 from baselines.methods.base import Method
-from baselines.methods.rr_features import FEATURE_NAMES, FeatureSettings, feature_names, sentence_features
-from baselines.methods.rr_network import BiLstmCrf, Ensemble, batches, crf_marginals
-from baselines.methods.rr_simple import RRMajority, RRTfidfLogreg
-from baselines.rr_pipeline import document_from_text, project, resegment
+from baselines.tasks.rr.features import FEATURE_NAMES, FeatureSettings, feature_names, sentence_features
+from baselines.tasks.rr.network import BiLstmCrf, Ensemble, batches, crf_marginals
+from baselines.tasks.rr.simple import RRMajority, RRTfidfLogreg
+from baselines.tasks.rr.pipeline import document_from_text, project, resegment
 
 
 def toy_sequences(n, rng):
@@ -53,8 +53,8 @@ def test_bilstm_crf_learns_a_toy_sequence_problem():
 
 def test_training_without_validation_documents_keeps_the_best_training_loss():
     """No validation documents: epochs are scored by minus their loss, which may well be below -1."""
-    from baselines.methods.rr_network import new_tagger, NetworkShape
-    from baselines.methods.rr_trainer import Sequences, TrainingSettings, train_tagger
+    from baselines.tasks.rr.network import new_tagger, NetworkShape
+    from baselines.tasks.rr.trainer import Sequences, TrainingSettings, train_tagger
 
     torch.manual_seed(0)
     xs, ys = toy_sequences(8, np.random.default_rng(0))
@@ -152,7 +152,7 @@ def test_projection_to_gold_sentences():
 
 
 def test_context_texts_put_each_sentence_between_its_neighbours():
-    from baselines.methods.rr_features import context_texts
+    from baselines.tasks.rr.features import context_texts
 
     three = doc("d", [("First.", "FAC"), ("Second.", "FAC"), ("Third.", "RPC")])
     assert context_texts(three) == ["[SEP] First. [SEP] Second.", "First. [SEP] Second. [SEP] Third.",
@@ -169,8 +169,8 @@ def test_feature_names_follow_the_blocks_that_are_switched_on():
 
 def test_tuned_encoder_vectors_do_not_depend_on_batch_order():
     """encode() pools texts in length order; each vector equals the text pooled on its own."""
-    from baselines.encoder_names import resolve_encoder
-    from baselines.methods.rr_tuned_encoder import TunedEncoder
+    from baselines.encoders.names import resolve_encoder
+    from baselines.tasks.rr.tuned_encoder import TunedEncoder
 
     encoder = TunedEncoder(resolve_encoder("minilm"), tuned_layers=1, max_seq_length=32)
     texts = ["Held.", "The appeal is dismissed with costs.", "Heard counsel for the parties at length today.",
@@ -183,7 +183,7 @@ def test_tuned_encoder_vectors_do_not_depend_on_batch_order():
 
 
 def test_predicting_without_a_trained_model_names_the_training_command(tmp_path):
-    from baselines.rr_pipeline import predict_file
+    from baselines.tasks.rr.pipeline import predict_file
 
     judgment = tmp_path / "judgment.txt"
     judgment.write_text("The appeal is dismissed.\n")

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import torch
 
-from baselines.errors import BaselinesError
-from baselines.methods.rr_network import Ensemble, NetworkShape, batches, new_tagger, padding_mask
-from baselines.methods.rr_objectives import balanced_weights, label_shift_loss, weighted_emission_loss
-from baselines.methods.rr_trainer import Sequences, TrainingSettings, train_tagger
+from baselines.core.errors import BaselinesError
+from baselines.tasks.rr.network import Ensemble, NetworkShape, batches, new_tagger, padding_mask
+from baselines.tasks.rr.objectives import balanced_weights, label_shift_loss, weighted_emission_loss
+from baselines.tasks.rr.trainer import Sequences, TrainingSettings, train_tagger
 from test_rr_methods import toy_sequences
 
 
@@ -69,8 +69,8 @@ def test_negative_objective_weights_are_refused_by_name():
 
 
 def test_negative_joint_epochs_are_refused_before_any_encoding():
-    from baselines.data.rr import Document, Sentence
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.data import Document, Sentence
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
     doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
     with pytest.raises(BaselinesError, match="tune_epochs must be >= 0"):
@@ -78,8 +78,8 @@ def test_negative_joint_epochs_are_refused_before_any_encoding():
 
 
 def test_unknown_joint_schedule_is_refused_before_any_encoding():
-    from baselines.data.rr import Document, Sentence
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.data import Document, Sentence
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
     doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
     with pytest.raises(BaselinesError, match="tune_schedule must be one of constant, linear, got 'cosine'"):
@@ -87,7 +87,7 @@ def test_unknown_joint_schedule_is_refused_before_any_encoding():
 
 
 def test_linear_schedule_warms_up_then_decays_to_zero():
-    from baselines.methods.rr_joint_training import schedule
+    from baselines.tasks.rr.joint_training import schedule
 
     factor = schedule("linear", 100)  # 10 warm-up steps
     assert [factor(step) for step in (0, 4, 9)] == pytest.approx([0.1, 0.5, 1.0])
@@ -97,8 +97,8 @@ def test_linear_schedule_warms_up_then_decays_to_zero():
 
 
 def test_negative_average_from_is_refused_before_any_encoding():
-    from baselines.data.rr import Document, Sentence
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.data import Document, Sentence
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
     doc = Document("d", "A.", [Sentence("d/0", 0, 2, "A.", "FAC")])
     with pytest.raises(BaselinesError, match="tune_average_from must be >= 0 .*got -1"):
@@ -106,7 +106,7 @@ def test_negative_average_from_is_refused_before_any_encoding():
 
 
 def test_weight_average_is_the_mean_of_the_points_in_each_entrys_dtype():
-    from baselines.methods.rr_joint_training import WeightAverage
+    from baselines.tasks.rr.joint_training import WeightAverage
 
     layer, average = torch.nn.Linear(3, 2), WeightAverage()
     layer.register_buffer("steps", torch.tensor(0, dtype=torch.int64))
@@ -128,8 +128,8 @@ def test_weight_average_is_the_mean_of_the_points_in_each_entrys_dtype():
 def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monkeypatch, mean_score, kept):
     from types import SimpleNamespace
 
-    from baselines.methods import rr_joint_training
-    from baselines.methods.rr_joint_training import Documents, WeightAverage, _averaged_or_start
+    from baselines.tasks.rr import joint_training as rr_joint_training
+    from baselines.tasks.rr.joint_training import Documents, WeightAverage, _averaged_or_start
 
     encoder, tagger, average = SimpleNamespace(top=torch.nn.Linear(2, 2)), torch.nn.Linear(2, 3), WeightAverage()
     average.add(encoder.top, tagger)
@@ -142,9 +142,9 @@ def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monk
 
 
 def test_tuned_tagger_weights_the_rare_roles_by_default_and_the_frozen_one_does_not():
-    from baselines.methods.rr_bilstm_crf import BiLstmCrfTagger
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
-    from baselines.methods.rr_trainer import loss_weighting
+    from baselines.tasks.rr.bilstm_crf import BiLstmCrfTagger
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.trainer import loss_weighting
 
     ys = [np.array([0, 0, 0, 1])]
     tuned = loss_weighting(ys, 2, FineTunedTagger())

@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from baselines.data.rr import load_rr
-from baselines.evaluate import score
+from baselines.tasks.rr.data import load_rr
+from baselines.evaluation.scoring import score
 from baselines.methods.base import Method
-from baselines.methods.rr_bilstm_crf import BiLstmCrfTagger
-from baselines.methods.rr_simple import RRMajority
-from baselines.tasks import get_task
+from baselines.tasks.rr.bilstm_crf import BiLstmCrfTagger
+from baselines.tasks.rr.simple import RRMajority
+from baselines.registry import get_task
 
 pytestmark = [pytest.mark.realdata, pytest.mark.slow]
 
@@ -57,7 +57,7 @@ def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path
     ones do not, and the saved folder (a sentence-transformers encoder inside) predicts the same rows."""
     import torch
 
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
     train = load_rr(data_dir, "train")[:4]
     dev = load_rr(data_dir, "dev")[:1]
@@ -78,7 +78,7 @@ def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path
 
 
 def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(data_dir, tmp_path):
-    from baselines.methods.rr_bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
     train, dev = load_rr(data_dir, "train")[:3], load_rr(data_dir, "dev")[:1]
     tagger = FineTunedTagger(max_seq_length=16, tuned_layers=1, tune_epochs=2, tune_average_from=1, max_epochs=2,

@@ -3,11 +3,11 @@ import json
 
 import pytest
 
-from baselines.data.scalr import load_scalr
-from baselines.errors import DataError
+from baselines.tasks.scalr.data import load_scalr
+from baselines.core.errors import DataError
 from baselines.methods.floors import MajorityChooser, RandomChooser
-from baselines.methods.scalr_similarity import TfidfChooser
-from baselines.run import evaluate
+from baselines.tasks.scalr.similarity import TfidfChooser
+from baselines.runs.run import evaluate
 
 HEADER = "index\tquestion\tchoice_0\tchoice_1\tchoice_2\tchoice_3\tchoice_4\tanswer"
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from baselines import run
-from baselines.errors import BaselinesError
+from baselines.runs import run
+from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method
-from baselines.methods.scalr_features import within_question
-from baselines.methods.scalr_learned import LearnedChooser
-from baselines.records import ChoiceItem
-from baselines.tasks import get_task
+from baselines.tasks.scalr.features import within_question
+from baselines.tasks.scalr.learned import LearnedChooser
+from baselines.core.records import ChoiceItem
+from baselines.registry import get_task
 
 TOPICS = ["prison exhaustion remedies appeal", "employee retaliation contractor protection",
           "insurance preemption statute provider", "fourth amendment passenger traffic stop",

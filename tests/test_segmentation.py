@@ -98,7 +98,7 @@ def test_trained_senter_learns_from_gold_spans(tmp_path):
 
 @pytest.mark.slow
 def test_segmenters_on_real_dev_slice(data_dir):
-    from baselines.data.rr import load_rr
+    from baselines.tasks.rr.data import load_rr
     from segmentation.run import gold_pairs
 
     pairs = gold_pairs(load_rr(data_dir, "dev")[:3])

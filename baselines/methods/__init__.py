@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import unknown_name
-from ..tasks import get_task
+from baselines.core.errors import unknown_name
+from baselines.registry import get_task
 
 
 @dataclass(frozen=True)
@@ -27,20 +27,20 @@ class Registered:
 
 
 REGISTRY: tuple[Registered, ...] = (
-    Registered("scalr", "tfidf", "baselines.methods.scalr_similarity:TfidfChooser"),
-    Registered("scalr", "embed", "baselines.methods.scalr_similarity:EmbedChooser"),
+    Registered("scalr", "tfidf", "baselines.tasks.scalr.similarity:TfidfChooser"),
+    Registered("scalr", "embed", "baselines.tasks.scalr.similarity:EmbedChooser"),
     Registered("scalr", "random", "baselines.methods.floors:RandomChooser"),
     Registered("scalr", "majority", "baselines.methods.floors:MajorityChooser"),
-    Registered("scalr", "learned", "baselines.methods.scalr_learned:LearnedChooser"),
-    Registered("caselawqa", "majority", "baselines.methods.caselawqa_majority:CaselawMajority"),
-    Registered("caselawqa", "linear", "baselines.methods.caselawqa_linear:CaselawLinear"),
-    Registered("caselawqa", "embed-linear", "baselines.methods.caselawqa_embed:CaselawEmbedLinear"),
-    Registered("rr", "bilstm-crf", "baselines.methods.rr_bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
-    Registered("rr", "bilstm-crf-ft", "baselines.methods.rr_bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
-    Registered("rr", "tfidf-logreg", "baselines.methods.rr_simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
-    Registered("rr", "majority", "baselines.methods.rr_simple:RRMajority"),
-    Registered("segmenter", "rule", "baselines.methods.segmenters:RuleSegmenterMethod"),
-    Registered("segmenter", "trained", "baselines.methods.segmenters:TrainedSegmenterMethod"),
+    Registered("scalr", "learned", "baselines.tasks.scalr.learned:LearnedChooser"),
+    Registered("caselawqa", "majority", "baselines.tasks.caselawqa.majority:CaselawMajority"),
+    Registered("caselawqa", "linear", "baselines.tasks.caselawqa.linear:CaselawLinear"),
+    Registered("caselawqa", "embed-linear", "baselines.tasks.caselawqa.embed:CaselawEmbedLinear"),
+    Registered("rr", "bilstm-crf", "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
+    Registered("rr", "bilstm-crf-ft", "baselines.tasks.rr.bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
+    Registered("rr", "tfidf-logreg", "baselines.tasks.rr.simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
+    Registered("rr", "majority", "baselines.tasks.rr.simple:RRMajority"),
+    Registered("segmenter", "rule", "baselines.tasks.segmenter.methods:RuleSegmenterMethod"),
+    Registered("segmenter", "trained", "baselines.tasks.segmenter.methods:TrainedSegmenterMethod"),
 )
 
 METHODS: dict[str, dict[str, str]] = {}  # task -> method name -> 'module:Class'
@@ -82,7 +82,7 @@ def canonical_name(task: str, name: str) -> str:
 
 def method_class(task: str, name: str):
     """The class registered as `name` (or an alias of it) for `task`, imported now."""
-    from ..lazy import import_object
+    from baselines.core.lazy import import_object
 
     return import_object(registered(task, name).target)
 

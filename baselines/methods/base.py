@@ -5,12 +5,12 @@ import dataclasses
 from pathlib import Path
 from typing import ClassVar
 
-from ..config import with_former_defaults
-from ..encoder_bundle import bundle_encoders, restore_encoders
-from ..errors import BaselinesError
-from ..io import atomic_path, read_json, write_json
-from ..versions import library_versions
-from . import registration
+from baselines.core.config import with_former_defaults
+from baselines.encoders.bundle import bundle_encoders, restore_encoders
+from baselines.core.errors import BaselinesError
+from baselines.core.io import atomic_path, read_json, write_json
+from baselines.core.versions import library_versions
+from baselines.methods import registration
 
 
 class Method:
@@ -83,10 +83,11 @@ class Method:
 
 def saved_class(target: str, where: Path) -> type:
     """The method class that a config.json names as 'module:Class'."""
-    from ..lazy import import_object
+    from baselines.core.lazy import import_object
+    from baselines.registry import current_target
 
     try:
-        klass = import_object(target)
+        klass = import_object(current_target(target))
     except (ValueError, ImportError, AttributeError):
         raise BaselinesError(f"{where}: names the class {target!r}, which this version does not have") from None
     if not (isinstance(klass, type) and issubclass(klass, Method)):

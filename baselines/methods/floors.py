@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..records import ChoiceItem
-from .base import Method
-from .majority import ALL, MajorityFloor
+from baselines.core.records import ChoiceItem
+from baselines.methods.base import Method
+from baselines.methods.majority import ALL, MajorityFloor
 
 
 @dataclass

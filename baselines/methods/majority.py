@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Hashable, Mapping
 
-from ..errors import BaselinesError
-from .base import Method
+from baselines.core.errors import BaselinesError
+from baselines.methods.base import Method
 
 ALL = ""  # the one group of a task without groups
 

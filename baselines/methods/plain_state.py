@@ -10,14 +10,15 @@ must be trusted like code.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import BaselinesError, DataError
-from ..io import atomic_path, read_json
+from baselines.core.errors import BaselinesError, DataError
+from baselines.core.io import atomic_path, read_json
 
 FORMAT = "plain-state/1"
 PLAIN_CLASSES = {  # the only classes a state may hold (name in the JSON -> 'module:class')
@@ -28,13 +29,13 @@ PLAIN_CLASSES = {  # the only classes a state may hold (name in the JSON -> 'mod
     "LinearSVC": "sklearn.svm:LinearSVC",
     "OneVsRestClassifier": "sklearn.multiclass:OneVsRestClassifier",
     "LabelBinarizer": "sklearn.preprocessing:LabelBinarizer",
-    "Head": "baselines.methods.caselawqa_heads:Head",
+    "Head": "baselines.tasks.caselawqa.heads:Head",
 }
 TAGS = ("__array__", "__tuple__", "__pairs__", "__scalar__", "__dtype__", "__object__")
 
 
 def _plain_class(name: str) -> type:
-    from ..lazy import import_object
+    from baselines.core.lazy import import_object
 
     if name not in PLAIN_CLASSES:
         raise ValueError(f"holds an object of class {name!r}, which a plain state may not hold")
@@ -146,5 +147,24 @@ def load_state_file(folder: Path, stem: str, legacy: str):
     if (folder / legacy).is_file():
         import joblib
 
-        return joblib.load(folder / legacy)
+        with former_modules():
+            return joblib.load(folder / legacy)
     raise BaselinesError(f"{folder}: no fitted state ({stem}.json, or {legacy} in older folders); train again")
+
+
+@contextlib.contextmanager
+def former_modules():
+    """While an earlier release's pickle is read, its classes' former modules name their current ones."""
+    import importlib
+    import sys
+
+    from baselines.registry import FORMER_MODULES
+
+    added = [old for old in FORMER_MODULES if old not in sys.modules]
+    try:
+        for old in added:
+            sys.modules[old] = importlib.import_module(FORMER_MODULES[old])
+        yield
+    finally:
+        for old in added:
+            sys.modules.pop(old, None)

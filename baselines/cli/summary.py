@@ -1,0 +1,80 @@
+"""Terminal summaries of results (rich tables)."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from baselines.evaluation.scoring import Result
+from baselines.registry import get_task
+
+console = Console()
+
+
+def print_result(result: Result, max_rows: int = 40) -> None:
+    """Headline metrics, then per-label or per-group tables when the task has them."""
+    low, high = result.interval
+    table = Table(title=f"{result.task} / {result.system} / {result.split}", title_justify="left")
+    for column in ("metric", "value", "95% CI"):
+        table.add_column(column, justify="right" if column != "metric" else "left")
+    for metric, value in result.metrics.items():
+        ci = (f"[{low:.4f}, {high:.4f}]" if low is not None else "none: one resampling unit") \
+            if metric == result.main_metric else ""
+        table.add_row(metric + (" *" if metric == result.main_metric else ""), f"{value:.4f}", ci)
+    table.add_row("n", str(result.n), "")
+    table.add_row("coverage", f"{result.coverage:.4f}", "")
+    if result.missing:
+        table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
+    if result.missing and result.missing_policy == "skip" and get_task(result.task).kind != "segmentation":
+        answered = round(result.coverage * result.n)  # the figures above are on the answered subset only
+        table.add_row("coverage of all references", f"{answered / (result.n + result.missing):.4f}", "")
+    meta = result.meta
+    if "wall_seconds" in meta:
+        table.add_row("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})", "")
+        table.add_row("peak MiB", f"{meta['peak_memory_mib']:.0f}", "")
+    console.print(table)
+    for note in meta.get("data_notes", []):
+        console.print(f"data: {note}")
+    if meta.get("fallbacks"):
+        shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
+        console.print(f"fallback answers (no trained head): {shown}")
+    overlap = meta.get("train_overlap") or {}
+    if overlap and not overlap.get("checked"):
+        console.print(f"train overlap: not checked by content ({overlap.get('reason', 'no digests')})")
+    elif overlap.get("train_items"):
+        console.print(f"train overlap: none of the {overlap['train_items']} items the model was fit on is scored here")
+    for name, value in meta.get("diagnostics", {}).items():
+        shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
+        console.print(f"{name.replace('_', ' ')}: {shown}")
+    if result.per_supergroup:
+        _print_rows("per court", result.per_supergroup, ("tasks", "n", "mean_task_accuracy", "accuracy"))
+    if result.per_group:
+        _print_rows("per task", result.per_group, ("n", "accuracy", "coverage"), max_rows)
+    elif result.per_label:
+        _print_rows("per label", result.per_label, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def _print_rows(title: str, rows: dict, columns: tuple, max_rows: int = 100) -> None:
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
+    for column in columns:
+        table.add_column(column, justify="right")
+    for key, row in list(rows.items())[:max_rows]:
+        table.add_row(key, *(_fmt(row[c]) for c in columns))
+    console.print(table)
+
+
+def _fmt(value) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def print_predictions(rows: list[dict], max_chars: int = 90) -> None:
+    """A readable table: sentence number, label, its probability and the sentence."""
+    table = Table(title=f"{len(rows)} sentences", title_justify="left")
+    for column, justify in (("#", "right"), ("label", "left"), ("p", "right"), ("sentence", "left")):
+        table.add_column(column, justify=justify, overflow="fold" if column == "sentence" else "ellipsis")
+    for k, row in enumerate(rows):
+        sentence = " ".join(row["text"].split())
+        shown = sentence if len(sentence) <= max_chars else sentence[:max_chars - 3] + "..."
+        p = row.get("probabilities", {}).get(row["label"])
+        table.add_row(str(k + 1), row["label"], f"{p:.2f}" if p is not None else "", shown)
+    console.print(table)

@@ -1,0 +1,89 @@
+"""Charts of a comparison as PNG bytes: each system's main metric with its interval, and per-task accuracy of
+one system against the reference."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+from baselines.comparison.leaderboard import Comparison
+from baselines.core.errors import BaselinesError, unknown_name
+from baselines.comparison.systems import System
+
+
+def scatter_system(comparison: Comparison, name: str | None) -> System:
+    """The system plotted per task against the reference: the one named, else the best other one."""
+    others = [s for s in comparison.systems if s is not comparison.reference]
+    if name is None:
+        return others[0]
+    for system in others:
+        if system.name == name:
+            return system
+    raise unknown_name("system (--scatter; not the reference)", name, [s.name for s in others])
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=120)
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def interval_png(comparison: Comparison, partial_mark: str) -> bytes:
+    """The main metric of each system (best on top) with its 95% bootstrap interval."""
+    systems = comparison.systems[::-1]
+    figure = _figure(7.5, 1.2 + 0.42 * len(systems))
+    axes = figure.add_subplot()
+    for y, system in enumerate(systems):
+        low, high = system.figures["interval"]
+        if low is None:  # a single resampling unit: no interval to draw
+            low = high = system.value
+        colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.kind, "tab:green")
+        axes.errorbar(100 * system.value, y, xerr=[[100 * (system.value - low)], [100 * (high - system.value)]],
+                      fmt="o", color=colour, capsize=4, markersize=6 if system is not comparison.reference else 9)
+        axes.annotate(f"{100 * system.value:.1f}", (100 * system.value, y), textcoords="offset points",
+                      xytext=(0, 7), ha="center", fontsize=8)
+    axes.set_yticks(range(len(systems)), [s.name + (f" {partial_mark}" if s.partial else "") +
+                                          (" (reference)" if s is comparison.reference else "") for s in systems])
+    axes.set_ylim(-0.7, len(systems) - 0.3)
+    axes.set_xlabel(f"{comparison.task.main_metric} (%), 95% bootstrap interval")
+    axes.set_title(f"{comparison.task.name} ({comparison.split}): blue = ours, orange = LLM, green = other")
+    axes.grid(axis="x", alpha=0.3)
+    return _png(figure)
+
+
+def scatter_png(comparison: Comparison, system: System) -> bytes:
+    """Per-task accuracy of `system` against the reference on the items both answered; area ~ task size."""
+    from baselines.comparison.paired import group_accuracy
+
+    shared = np.intersect1d(comparison.reference.ids, system.ids)
+    if len(shared) == 0:
+        raise BaselinesError(f"{system.name} and {comparison.reference.name} share no item to plot")
+    tasks, n, x = group_accuracy(comparison.reference, shared)
+    _, _, y = group_accuracy(system, shared)
+    x, y = 100 * x, 100 * y
+    figure = _figure(6.5, 6.5)
+    axes = figure.add_subplot()
+    axes.plot([0, 100], [0, 100], color="grey", linewidth=1, linestyle="--")
+    axes.scatter(x, y, s=np.minimum(150, 8 + 2 * np.sqrt(n)), alpha=0.6)
+    gaps = np.argsort(-np.abs(y - x))
+    for rank, k in enumerate([k for k in gaps if abs(y[k] - x[k]) >= 5][:4]):
+        axes.annotate(tasks[k], (x[k], y[k]), fontsize=7, textcoords="offset points",
+                      xytext=(5, 5 if rank % 2 == 0 else -11))
+    axes.set_xlim(-2, 102)
+    axes.set_ylim(-2, 102)
+    axes.set_xlabel(f"{comparison.reference.name}: accuracy per task (%)")
+    axes.set_ylabel(f"{system.name}: accuracy per task (%)")
+    on = "" if len(shared) == len(comparison.reference.ids) == len(system.ids) else f", on {len(shared)} shared items"
+    axes.set_title(f"{comparison.task.name}: {system.name} is better on {int(np.sum(y > x))} of {len(tasks)} tasks{on}",
+                   fontsize=10)
+    return _png(figure)

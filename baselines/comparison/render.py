@@ -1,0 +1,244 @@
+"""Presenting a comparison: leaderboard and breakdown tables (terminal, Markdown, CSV) and PNG charts.
+
+Every figure comes from `System.figures`, recomputed from the samples (systems.py), never from a results file."""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+
+from baselines.comparison.leaderboard import Comparison
+from baselines.comparison.systems import System
+from baselines.core.errors import BaselinesError
+from baselines.comparison.charts import interval_png, scatter_png, scatter_system
+from baselines.core.io import atomic_path
+
+UNITS = {True: "items within each CaselawQA task", False: "items"}
+PARTIAL = "†"  # marks a run scored with --only-present
+
+
+@dataclass
+class Table:
+    """A breakdown: raw cells (floats are shares shown as percentages)."""
+
+    title: str
+    slug: str
+    columns: list[str]
+    rows: list[list]
+
+
+def leaderboard_records(comparison: Comparison) -> list[dict]:
+    """One raw row per system, best first: the leaderboard's CSV."""
+    records = []
+    main = comparison.task.main_metric
+    for rank, system in enumerate(comparison.systems, start=1):
+        figures, paired = system.figures, comparison.paired.get(system.name)
+        record = {"rank": rank, "system": system.name, "kind": system.kind, main: system.value,
+                  "ci_low": figures["interval"][0], "ci_high": figures["interval"][1]}
+        record.update({name: value for name, value in figures["metrics"].items() if name != main})
+        record.update({"coverage": figures["coverage"], "n": figures["n"], "missing": figures["missing"],
+                       "skipped": figures["skipped"], "reference": comparison.reference.name,
+                       "shared_n": paired.shared if paired else (figures["n"] if system is comparison.reference else 0),
+                       "difference": paired.difference if paired else None,
+                       "difference_low": paired.interval[0] if paired else None,
+                       "difference_high": paired.interval[1] if paired else None,
+                       "p_bootstrap": paired.p_bootstrap if paired else None,
+                       "p_mcnemar": paired.p_mcnemar if paired else None,
+                       "command": system.result.get("meta", {}).get("command") or ""})
+        records.append(record)
+    return records
+
+
+def leaderboard_display(comparison: Comparison, command: bool) -> tuple[list[str], list[list[str]]]:
+    """Leaderboard columns and formatted rows (percentages; differences in points)."""
+    main = comparison.task.main_metric
+    secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
+    exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
+    missing = any(s.figures["missing"] for s in comparison.systems)
+    columns = ["#", "system", "kind", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
+               *(["missing"] if missing else []), f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "p boot"]
+    columns += ["p McNemar"] if exact else []
+    columns += ["command"] if command else []
+    rows = []
+    for record, system in zip(leaderboard_records(comparison), comparison.systems):
+        low, high = record["ci_low"], record["ci_high"]
+        row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["kind"],
+               _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
+               *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
+        if missing:
+            row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
+                       else "0")
+        row += _difference_cells(comparison, system, record, exact)
+        if command:
+            row.append(f"`{record['command']}`" if record["command"] else "")
+        rows.append(row)
+    return columns, rows
+
+
+def _difference_cells(comparison: Comparison, system: System, record: dict, exact: bool) -> list[str]:
+    if system is comparison.reference:
+        cells = ["reference", "", ""]
+    elif record["difference"] is None:
+        cells = ["not compared (no shared ids)", "", ""]
+    else:
+        shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
+            f" on {record['shared_n']} {'in the union' if comparison.task.kind == 'segmentation' else 'shared'}"
+        floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
+        p_value = record["p_bootstrap"]
+        p_boot = "–" if p_value is None else f"≤{floor:.3f}" if p_value <= floor + 1e-12 else _p(p_value)
+        interval = ("none (one unit)" if record["difference_low"] is None else
+                    f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]")
+        cells = [_pts(record["difference"]) + shared, interval, p_boot]
+    if exact:
+        cells.append(_p(record["p_mcnemar"]) if record["difference"] is not None else "")
+    return cells
+
+
+def breakdowns(comparison: Comparison) -> list[Table]:
+    """CaselawQA: accuracy per court and per task; RR: F1 per label; one column per system."""
+    systems, names = comparison.systems, [s.name for s in comparison.systems]
+    if comparison.task.grouped:
+        courts = sorted({c for s in systems for c in s.figures["per_supergroup"]})
+        rows = []
+        for court in courts:
+            for key, label in (("mean_task_accuracy", "mean over tasks"), ("accuracy", "example-weighted")):
+                rows.append([court, label, *(s.figures["per_supergroup"].get(court, {}).get(key) for s in systems)])
+        rows.append(["all", "mean over tasks", *(s.figures["metrics"].get("mean_task_accuracy") for s in systems)])
+        rows.append(["all", "example-weighted", *(s.figures["metrics"].get("accuracy") for s in systems)])
+        tasks = sorted({t for s in systems for t in s.figures["per_group"]})
+        per_task = [[t, comparison.task.supergroup(t) if comparison.task.supergroup else "",
+                     _first_n([comparison.reference, *systems], "per_group", t),
+                     *(s.figures["per_group"].get(t, {}).get("accuracy") for s in systems)] for t in tasks]
+        return [Table("accuracy per court", "per_court", ["court", "measure", *names], rows),
+                Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
+    if comparison.task.kind == "sequence-labelling":
+        labels = sorted({lab for s in systems for lab in s.figures["per_label"]},
+                        key=lambda lab: (-(_first_n([comparison.reference, *systems], "per_label", lab, "support") or 0),
+                                         lab))  # ties by name: the same order in every run
+        rows = [[lab, _first_n([comparison.reference, *systems], "per_label", lab, "support"),
+                 *(s.figures["per_label"].get(lab, {}).get("f1") for s in systems)] for lab in labels]
+        return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
+    return []
+
+
+def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
+    return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
+
+
+def to_markdown(comparison: Comparison) -> str:
+    """The leaderboard (with the command behind each row), the method, notes and breakdowns."""
+    task = comparison.task
+    columns, rows = leaderboard_display(comparison, command=True)
+    lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
+    unit = "documents" if task.resample_groups else UNITS[task.grouped]
+    on = ("on the union of both systems' boundary items" if task.kind == "segmentation"
+          else "on the ids both were scored on")
+    lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference {on}; "
+                 f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
+                 "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in
+                                  ("accuracy", "mean_task_accuracy") else "."))
+    notes = footer(comparison) + comparison.notes
+    lines += [""] + [f"- {note}" for note in notes] + ([""] if notes else [])
+    for table in breakdowns(comparison):
+        cells = [[_cell(value, column) for value, column in zip(row, table.columns)] for row in table.rows]
+        lines += [f"#### {table.title} (%)", "", *_md_table(table.columns, cells), ""]
+    return "\n".join(lines)
+
+
+def footer(comparison: Comparison) -> list[str]:
+    """What the leaderboard's marks and columns mean, when a run needs it."""
+    lines = []
+    if any(s.partial for s in comparison.systems):
+        lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
+                     "are not comparable with runs on every reference and it is listed after them; its coverage is "
+                     "over all references, the skipped ones counting as not answered.")
+    if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
+        lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
+                     "not answered in the coverage.")
+    return lines
+
+
+def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
+    escape = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(map(escape, columns)) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+    return lines + ["| " + " | ".join(map(escape, row)) + " |" for row in rows]
+
+
+def print_comparison(comparison: Comparison) -> None:
+    """Leaderboard, notes and breakdowns as rich tables on the terminal."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)  # piped or captured: do not squeeze the table into 80 columns
+    columns, rows = leaderboard_display(comparison, command=False)
+    table = RichTable(title=f"{comparison.task.name} / {comparison.split}: {comparison.task.main_metric}", title_justify="left")
+    for k, column in enumerate(columns):
+        table.add_column(column, justify="left" if k in (1, 2) else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for note in footer(comparison) + comparison.notes:
+        console.print(f"note: {note}")
+    for breakdown in breakdowns(comparison):
+        table = RichTable(title=f"{breakdown.title} (%)", title_justify="left")
+        for column in breakdown.columns:
+            table.add_column(column, justify="right" if column not in ("task", "court", "measure", "label") else "left")
+        for row in breakdown.rows:
+            table.add_row(*(_cell(value, column) for value, column in zip(row, breakdown.columns)))
+        console.print(table)
+
+
+def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -> list[Path]:
+    """<task>.md, <task>.csv, breakdown CSVs and PNG charts in `out`; all rendered before any is written."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise BaselinesError(f"--out {out} exists and is not a folder")
+    stem = comparison.task.name if comparison.split == comparison.task.eval_split else f"{comparison.task.name}_{comparison.split}"
+    records = leaderboard_records(comparison)
+    files = {f"{stem}.md": to_markdown(comparison).encode(),
+             f"{stem}.csv": _csv(list(records[0]), [list(r.values()) for r in records])}
+    for table in breakdowns(comparison):
+        files[f"{stem}_{table.slug}.csv"] = _csv(table.columns, table.rows)
+    files[f"{stem}.png"] = interval_png(comparison, PARTIAL)
+    if comparison.task.grouped and len(comparison.systems) > 1:
+        files[f"{stem}_scatter.png"] = scatter_png(comparison, scatter_system(comparison, scatter))
+    written = []
+    for name, data in files.items():
+        with atomic_path(out / name) as tmp:
+            tmp.write_bytes(data)
+        written.append(out / name)
+    return written
+
+
+def _csv(columns: list[str], rows: list[list]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([["" if v is None else v for v in row] for row in rows])
+    return buffer.getvalue().encode()
+
+
+def _cell(value, column: str) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float) and column not in ("n", "support"):
+        return _pct(value)
+    return str(value)
+
+
+def _pct(value) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def _pts(value: float) -> str:
+    return f"{100 * value:+.1f}"
+
+
+def _p(value) -> str:
+    if value is None:
+        return ""
+    return "<0.001" if value < 0.001 else f"{value:.3f}"

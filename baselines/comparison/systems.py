@@ -1,0 +1,267 @@
+"""A scored system as `compare` sees it: one run's results file and samples, checked, every figure recomputed.
+
+Every figure `compare` shows (each metric, coverage, the main metric's bootstrap interval, the per-label,
+per-group and per-court tables) is recomputed from samples.jsonl with the evaluator's functions
+(metrics.py, evaluate.per_group and per_supergroup) and only the recomputed figures are shown. A run is
+refused (DataError) when a sample's `correct` is not `answer in gold` (naming the samples file and line),
+or when a figure its results file states differs from the recomputed one by more than 1e-9 (naming the
+results file and the figure). The interval is recomputed with the evaluator's replicates and seed, so it
+matches the one a run of this version wrote exactly; as the bootstrap's draws may change with numpy, a
+differing stored interval is only flagged in `System.notes`, never refused, and never shown.
+
+A run scored with --only-present (missing policy "skip") holds only the items it answered: its coverage
+is over all references, answered / (n + skipped), and it is `partial`. Outside segmentation, whose
+samples are boundary items, a run's samples must be exactly the references its variant names (by digest)
+unless it skipped some, so a subset cannot pass for a full run.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from numbers import Real
+from pathlib import Path
+
+import numpy as np
+
+from baselines.evaluation import metrics as M
+from baselines.core.errors import DataError
+from baselines.evaluation.scoring import MISSING_POLICIES, figures
+from baselines.core.io import open_text, read_json, read_jsonl
+from baselines.comparison.paired import outcomes_on
+from baselines.core.records import Reference
+from baselines.runs.results_store import SAMPLES_FILE, references_digest
+from baselines.registry import Task
+
+RESULT_KEYS = ("task", "system", "split", "n", "coverage", "metrics", "main_metric", "interval", "meta")
+SAMPLE_KEYS = ("id", "gold", "answer", "correct")
+TABLES = ("per_label", "per_group", "per_supergroup")
+TOLERANCE = 1e-9
+
+
+@dataclass
+class System:
+    """One results file, its per-item outcomes (arrays aligned with `ids`) and the figures recomputed from them."""
+
+    name: str
+    path: Path
+    result: dict  # the results file as written: provenance, kind, variant; its figures are never shown
+    ids: np.ndarray  # (n,) str
+    group: np.ndarray  # (n,) str: CaselawQA task, RR document, "" otherwise
+    gold: np.ndarray  # (n,) str: the label the item is scored against
+    answer: np.ndarray  # (n,) str, "" where no answer was found
+    answered: np.ndarray  # (n,) bool
+    correct: np.ndarray  # (n,) bool
+    figures: dict = field(default_factory=dict)  # n, metrics, interval, coverage, missing, skipped, tables
+    notes: list[str] = field(default_factory=list)  # what the recomputation flagged without refusing the run
+
+    @property
+    def kind(self) -> str:
+        """'ours', 'llm' or 'other', as recorded when the run was scored."""
+        return self.result.get("kind") or ("other" if self.result.get("meta", {}).get("method") == "external"
+                                           else "ours")
+
+    @property
+    def external(self) -> bool:
+        return self.kind != "ours"
+
+    @property
+    def value(self) -> float:
+        """The main metric, recomputed from the samples."""
+        return self.figures["metrics"][self.result["main_metric"]]
+
+    @property
+    def partial(self) -> bool:
+        """Scored with --only-present and some references skipped: its figures are on a subset."""
+        return self.figures.get("skipped", 0) > 0
+
+    def take(self, ids: np.ndarray, absent=None) -> dict[str, np.ndarray]:
+        """The outcome arrays at `ids`, in that order; an id this system lacks takes `absent(id)` (a dict)."""
+        keys = ("group", "gold", "answer", "answered", "correct")
+        if ids is self.ids or np.array_equal(ids, self.ids):
+            return {key: getattr(self, key) for key in keys}
+        order = np.argsort(self.ids)
+        found = np.minimum(np.searchsorted(self.ids, ids, sorter=order), len(self.ids) - 1)
+        at = order[found]
+        present = self.ids[at] == ids
+        picked = {key: getattr(self, key)[at] for key in keys}
+        if present.all():
+            return picked
+        picked = {key: value.astype(object) for key, value in picked.items()}
+        for k in np.flatnonzero(~present):  # only for tasks whose items depend on the predictions
+            for key, value in absent(str(ids[k])).items():
+                picked[key][k] = value
+        return {key: value.astype(getattr(self, key).dtype if key in ("answered", "correct") else str)
+                for key, value in picked.items()}
+
+
+def load_system(task: Task, path: Path, name: str, result: dict | None = None) -> System:
+    """A results file (`result`: its contents, when already read) and the samples beside it, checked against
+    each other, with every figure recomputed from the samples."""
+    result = read_json(path) if result is None else result
+    problem = _schema_problem(result, task)
+    if problem:
+        raise DataError(f"{problem}; written by another version? Re-run the evaluation to regenerate it", path)
+    samples_path = path.with_name(SAMPLES_FILE)
+    if not samples_path.is_file():
+        raise DataError(f"no per-item file {samples_path.name} beside it (older version?); re-run the evaluation",
+                        path)
+    numbered = _read_samples(samples_path)
+    for line, row in numbered:
+        problem = _sample_problem(row)
+        if problem:
+            raise DataError(problem, samples_path, line)
+    rows = [row for _, row in numbered]
+    if len(rows) != result["n"]:
+        raise DataError(f"{len(rows)} samples but the results file says n={result['n']} (stale file?)", samples_path)
+    system = _system(name, path, result, rows)
+    if len(np.unique(system.ids)) != len(system.ids):
+        raise DataError("duplicate ids in the samples", samples_path)
+    _check_references(task, result, rows, path)
+    system.figures = recompute(task, system, rows)
+    _check_figures(result, system, path)
+    return system
+
+
+def _system(name: str, path: Path, result: dict, rows: list[dict]) -> System:
+    return System(
+        name=name, path=path, result=result,
+        ids=np.array([str(r["id"]) for r in rows], dtype=str),
+        group=np.array([str(r.get("group") or "") for r in rows], dtype=str),
+        gold=np.array([r["answer"] if r["correct"] else r["gold"][0] for r in rows], dtype=str),
+        answer=np.array([r["answer"] if r["answer"] is not None else "" for r in rows], dtype=str),
+        answered=np.array([r["answer"] is not None for r in rows], dtype=bool),
+        correct=np.array([r["correct"] for r in rows], dtype=bool),
+    )
+
+
+def _read_samples(path: Path) -> list[tuple[int, dict]]:
+    """Numbered rows of a samples file: parsed in one call, or line by line to name a bad line."""
+    try:
+        with open_text(path) as handle:
+            lines = [(k, line) for k, line in enumerate(handle.read().split("\n"), start=1) if line.strip()]
+        rows = json.loads("[" + ",".join(line for _, line in lines) + "]")
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return list(read_jsonl(path))
+    if not all(isinstance(row, dict) for row in rows):
+        return list(read_jsonl(path))
+    return [(k, row) for (k, _), row in zip(lines, rows)]
+
+
+def _sample_problem(row: dict) -> str | None:
+    """What is wrong with one samples row, if anything: its schema, or `correct` against answer ∈ gold."""
+    absent = [key for key in SAMPLE_KEYS if key not in row]
+    if absent:
+        return f"unknown samples schema (no {', '.join(absent)})"
+    gold, answer, correct = row["gold"], row["answer"], row["correct"]
+    if not isinstance(gold, list) or not gold or not all(isinstance(label, str) for label in gold):
+        return "unknown samples schema (gold is not a list of labels)"
+    if not (answer is None or isinstance(answer, str)) or not isinstance(correct, bool):
+        return "unknown samples schema (answer is not a label or null, or correct is not true or false)"
+    if correct != (answer in gold):
+        return (f"sample {row['id']}: correct is {str(correct).lower()} but its answer {answer!r} is "
+                f"{'' if answer in gold else 'not '}among the gold answers {gold} (hand-edited file?)")
+    return None
+
+
+def _schema_problem(result, task: Task) -> str | None:
+    if not isinstance(result, dict):
+        return "not a results object"
+    absent = [key for key in RESULT_KEYS if key not in result]
+    if absent:
+        return f"unknown results schema (no {', '.join(absent)})"
+    if result["task"] != task.name:
+        return f"results of task {result['task']!r}, not {task.name!r}"
+    metrics = result["metrics"]
+    if result["main_metric"] != task.main_metric or not isinstance(metrics, dict) or task.main_metric not in metrics:
+        return f"main metric {result['main_metric']!r}, but {task.name} is scored by {task.main_metric!r}"
+    unknown = [name for name in metrics if name not in M.METRICS]
+    if unknown:
+        return f"unknown metric {unknown[0]!r}"
+    if not isinstance(result["interval"], list) or len(result["interval"]) != 2 or not result["n"]:
+        return "unknown results schema (interval or n)"
+    missing = result.get("missing", 0)
+    if not isinstance(missing, int) or isinstance(missing, bool) or missing < 0 or \
+            result.get("missing_policy", "error") not in MISSING_POLICIES:
+        return "unknown results schema (missing or missing_policy)"
+    return None
+
+
+def _check_references(task: Task, result: dict, rows: list[dict], path: Path) -> None:
+    """The samples are the references the run names (its variant's digest) unless it skipped some."""
+    if task.kind == "segmentation":  # samples are boundary items, the digest is over documents
+        return
+    skipped, named = _stated_skipped(result), (result.get("variant") or {}).get("references")
+    digest = references_digest([Reference(id=str(r["id"]), gold=tuple(r["gold"]), labels=()) for r in rows])
+    if skipped and digest == named:
+        raise DataError(f"it says {skipped} references were skipped, but the samples hold every reference it "
+                        "was scored on (hand-edited file?)", path)
+    if not skipped and digest != named:
+        raise DataError(f"the samples (references digest {digest}) are not the references it was scored on "
+                        f"({named}), and it says none were skipped (hand-edited file?)", path)
+
+
+def _stated_skipped(result: dict) -> int:
+    return result.get("missing", 0) if result.get("missing_policy") == "skip" else 0
+
+
+def recompute(task: Task, system: System, rows: list[dict]) -> dict:
+    """Every figure of a system from its samples (`rows`, aligned with its arrays), with the evaluator's functions.
+
+    `skipped` (references left out by --only-present) and, for segmentation, `missing` (documents) are not in
+    the samples: they come from the results file, checked where the samples allow (_check_references here,
+    compare.check_skipped against the full runs). A partial segmentation run has no coverage: its items are
+    boundaries, its skipped references documents."""
+    (out,) = outcomes_on(task, [system], system.ids)
+    skipped, stated = _stated_skipped(system.result), system.result.get("missing", 0)
+    absent = sum(not row.get("has_prediction", True) for row in rows)
+    coverage = float(system.answered.sum() / (out.n + skipped))
+    return {
+        "n": out.n, "skipped": skipped,
+        "missing": stated if skipped or task.kind == "segmentation" else absent,
+        "coverage": None if skipped and task.kind == "segmentation" else coverage,
+        **figures(task, out, rows, metrics=system.result["metrics"]),
+    }
+
+
+def _check_figures(result: dict, system: System, path: Path) -> None:
+    """Refuse a results file stating other figures than its samples give; flag a different interval."""
+    figures = system.figures
+    stated = {"coverage": result["coverage"], "missing": result.get("missing", 0), "metrics": result["metrics"],
+              **{table: result[table] for table in TABLES if result.get(table) and figures[table]}}
+    recomputed = {"coverage": float(system.answered.mean()), "missing": figures["missing"],  # the evaluator's coverage
+                  "metrics": {name: figures["metrics"][name] for name in result["metrics"]},
+                  **{table: figures[table] for table in stated if table in TABLES}}
+    difference = first_difference(stated, recomputed)
+    if difference:
+        figure, said, given = difference
+        raise DataError(f"the samples give {figure}={_show(given)} but the results file says {_show(said)} "
+                        "(hand-edited, or files from different runs?)", path)
+    if first_difference(list(result["interval"]), list(figures["interval"])):
+        system.notes.append(f"{path}: the interval it states, {_show(result['interval'])}, is not the one its "
+                            f"samples give, {_show(list(figures['interval']))}; the latter is shown")
+
+
+def first_difference(stated, recomputed, where: str = ""):
+    """(figure, stated, recomputed) of the first figure that differs by more than TOLERANCE, or None."""
+    if isinstance(stated, dict) and isinstance(recomputed, dict):
+        for key in dict.fromkeys([*recomputed, *stated]):
+            found = first_difference(stated.get(key), recomputed.get(key), f"{where}.{key}" if where else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(stated, list) and isinstance(recomputed, list) and len(stated) == len(recomputed):
+        return next((found for k, (a, b) in enumerate(zip(stated, recomputed))
+                     if (found := first_difference(a, b, f"{where}[{k}]"))), None)
+    numbers = all(isinstance(v, Real) and not isinstance(v, bool) for v in (stated, recomputed))
+    if numbers and abs(stated - recomputed) <= TOLERANCE or stated == recomputed:
+        return None
+    return where, stated, recomputed
+
+
+def _show(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."

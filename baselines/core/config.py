@@ -1,0 +1,236 @@
+"""Method parameters: the method's dataclass defaults, then a YAML config, then command-line overrides.
+
+The dataclass is the one source of defaults. A YAML file holds only what differs from them: named
+variants live in configs/<task>/<method>-<variant>.yaml (`--config FILE`, or `--config NAME` for a
+file of the configs folder); configs/<task>/<method>.yaml, when present, applies without --config.
+Unknown keys are errors; the resolved parameters are saved with the model and the results.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import yaml
+
+from baselines.core.errors import BaselinesError
+
+
+FORMER_DEFAULTS = {"encode_backend": "torch"}  # parameter -> its default before configs recorded it
+
+
+def with_former_defaults(saved: dict, known: set | dict) -> dict:
+    """`saved` parameters plus the former default of each parameter in `known` that `saved` does not record
+    (a model or run saved before `encode_backend` existed was encoded with torch)."""
+    return {**{k: v for k, v in FORMER_DEFAULTS.items() if k in known and k not in saved}, **saved}
+
+
+def config_path(task: str, method: str) -> Path:
+    """configs/<task>/<method>.yaml under the configs folder (see paths.configs_root)."""
+    from baselines.core.paths import configs_root
+
+    return configs_root() / task / f"{method}.yaml"
+
+
+def config_variants(task: str, method: str) -> list[Path]:
+    """The named variants of a method: configs/<task>/<method>-*.yaml (not those of a longer method name)."""
+    from baselines.methods import method_names
+
+    folder = config_path(task, method).parent
+    longer = [m for m in method_names(task) if m != method and m.startswith(f"{method}-")]
+    return sorted((p for p in folder.glob(f"{method}-*.yaml")
+                   if not any(p.name.startswith(f"{m}.") or p.name.startswith(f"{m}-") for m in longer)),
+                  key=lambda p: p.stem)
+
+
+def config_file(task: str, given: Path | str) -> Path:
+    """The YAML file that --config names: a path, or the name of a file in configs/<task>/ ('learned-lexical')."""
+    path = Path(given)
+    if path.is_file() or path.suffix or len(path.parts) > 1:
+        return path
+    named = config_path(task, str(given))
+    return named if named.is_file() else path
+
+
+def read_config(path: Path) -> dict:
+    """The parameter values a YAML config file sets (plain YAML: no aliases, at most MAX_CONFIG_BYTES)."""
+    path = Path(path)
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise BaselinesError(f"{path}: a config is at most {MAX_CONFIG_BYTES // 1024} KiB of YAML")
+    try:
+        loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_PlainLoader) or {}
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise BaselinesError(f"{path}{where}: invalid YAML ({exc.problem or exc.context})") from None
+    except yaml.YAMLError as exc:
+        raise BaselinesError(f"{path}: invalid YAML ({' '.join(str(exc).split())})") from None
+    except RecursionError:
+        raise BaselinesError(f"{path}: YAML nested too deeply to read") from None
+    if not isinstance(loaded, dict):
+        raise BaselinesError(f"{path}: expected a mapping of parameter names to values")
+    return loaded
+
+
+MAX_CONFIG_BYTES = 64 * 1024
+
+
+class _PlainLoader(yaml.SafeLoader):
+    """yaml's safe loader without aliases: a parameter file never needs them, and nested aliases can expand
+    a few lines into billions of values."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.MarkedYAMLError(problem="aliases (*name) are not allowed in a config",
+                                       problem_mark=event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True)."""
+    out = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise BaselinesError(f"--set expects key=value, got {pair!r}")
+        key, value = pair.split("=", 1)
+        try:
+            out[key.strip()] = yaml.load(value, Loader=_PlainLoader) if value else ""
+        except yaml.YAMLError as exc:
+            raise BaselinesError(f"--set {pair!r}: the value is not valid YAML "
+                                 f"({getattr(exc, 'problem', None) or exc})") from None
+        except RecursionError:
+            raise BaselinesError(f"--set {key.strip()}: the value is nested too deeply") from None
+    return out
+
+
+def resolve_config(klass, task: str, method: str, path: Path | None = None, overrides: dict | None = None) -> dict:
+    """The method's parameters: class defaults < config file < overrides; unknown keys are errors."""
+    fields = {f.name for f in dataclasses.fields(klass)}
+    chosen = config_file(task, path) if path else config_path(task, getattr(klass, "name", "") or method)
+    params: dict = {}
+    if chosen.is_file():
+        loaded = read_config(chosen)
+        _check_keys(loaded, fields, str(chosen))
+        params.update(typed(loaded, klass, str(chosen)))
+    elif path:
+        raise _missing_config(task, Path(path))
+    overrides = dict(overrides or {})
+    _check_keys(overrides, fields, "command-line overrides")
+    params.update(typed(overrides, klass, "command-line overrides"))
+    defaults = {f.name: f.default for f in dataclasses.fields(klass) if f.default is not dataclasses.MISSING}
+    return {**defaults, **params}
+
+
+def typed(given: dict, klass, where: str) -> dict:
+    """`given` with each value checked against its parameter: numbers YAML reads as strings ('2e-5') become
+    numbers, whole floats become ints where an int is meant; anything else that does not fit its type (a word
+    for a number, a number for a flag, null for a value that needs one) or its range (see RULES) is an error
+    naming the parameter."""
+    defaults = {f.name: f.default for f in dataclasses.fields(klass)}
+    hints = _type_hints(klass)
+    checked = {}
+    for key, value in given.items():
+        default = defaults.get(key, dataclasses.MISSING)
+        if value is None and default is not None:
+            raise BaselinesError(f"{where}: {key} cannot be null (its default is {default!r})")
+        value = _fit(value, default, key, where)
+        _check_value(key, value, hints.get(key), where)
+        checked[key] = value
+    return checked
+
+
+RULES = {  # parameters that mean the same in every method that has them: name -> (allowed values, or minimum)
+    "stop_words": ((None, "english"), None),
+    **{name: (None, 1) for name in ("ngram_max", "min_df", "n_features", "max_seq_length", "batch_size",
+                                    "encode_batch_size", "chunk_words", "projection", "hidden", "layers",
+                                    "piece_len", "batch_pieces", "max_train_len", "torch_threads", "n_models",
+                                    "workers")},
+}
+NEGATIVE_ALLOWED = {"n_jobs"}  # joblib: -1 means every core
+
+
+def _check_value(key: str, value, hint, where: str) -> None:
+    """The value against its parameter's rule (RULES), and whole numbers against zero; a scalar where the
+    parameter's annotation names no list or mapping."""
+    allowed, minimum = RULES.get(key, (None, None))
+    if allowed is not None and value not in allowed:
+        raise BaselinesError(f"{where}: {key} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    floor = minimum if minimum is not None else (None if key in NEGATIVE_ALLOWED else 0)
+    if whole and floor is not None and value < floor:
+        raise BaselinesError(f"{where}: {key} must be at least {floor}, got {value}")
+    if isinstance(value, (list, dict)) and hint is not None and not _allows_container(hint):
+        raise BaselinesError(f"{where}: {key} takes a single value, got {value!r}")
+
+
+def _type_hints(klass) -> dict:
+    import typing
+
+    try:
+        return typing.get_type_hints(klass)
+    except Exception:  # an annotation this Python cannot evaluate: types are then checked by default only
+        return {}
+
+
+def _allows_container(hint) -> bool:
+    import typing
+
+    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, __import__("types").UnionType) \
+        else (hint,)
+    return any((typing.get_origin(option) or option) in (list, tuple, dict, set, typing.Any) for option in options)
+
+
+def _fit(value, default, key: str, where: str):
+    kind = type(default)
+    sequences = isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
+    if value is None or default is None or default is dataclasses.MISSING or sequences \
+            or isinstance(value, kind) and kind is not int:
+        return value
+    try:
+        if kind is bool:
+            raise ValueError
+        if kind is float and not isinstance(value, bool):
+            return float(value)
+        if kind is int and not isinstance(value, bool):
+            number = float(value)
+            if number.is_integer():
+                return int(number)
+        if kind is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    raise BaselinesError(f"{where}: {key} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a mapping"}
+
+
+def _missing_config(task: str, given: Path) -> BaselinesError:
+    """A --config that names no file: a bare name lists the named configs of the task."""
+    if given.suffix or len(given.parts) > 1:
+        return BaselinesError(f"config file {given} not found")
+    from baselines.core.errors import unknown_name
+
+    names = [p.stem for p in config_path(task, str(given)).parent.glob("*.yaml")]
+    return unknown_name(f"config for task {task!r} (a file, or a name in configs/{task}/)", str(given), names)
+
+
+def _check_keys(given: dict, fields: set, where: str) -> None:
+    unknown = sorted(set(given) - fields)
+    if unknown:
+        raise BaselinesError(f"{where}: unknown key(s) {', '.join(unknown)}; valid: {', '.join(sorted(fields))}")
+
+
+def method_of_config(task: str, config) -> str | None:
+    """The method a named variant belongs to, from its name: 'learned-lexical' -> learned, 'bilstm-crf-single-small'
+    -> bilstm-crf (the longest method name or alias followed by '-'); None for a file path or no match."""
+    from baselines.methods import method_aliases, method_names
+
+    if config is None or Path(config).suffix or len(Path(config).parts) > 1:
+        return None
+    name = str(config)
+    spellings = [(spelling, method) for method in method_names(task)
+                 for spelling in (method, *method_aliases(task, method))]
+    matches = [(len(spelling), method) for spelling, method in spellings
+               if name == spelling or name.startswith(spelling + "-")]
+    return max(matches)[1] if matches else None

@@ -1,0 +1,221 @@
+"""The one scoring path: predictions (ours or an LLM's) joined to references by id, then metrics."""
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from baselines.evaluation import metrics as M
+from baselines.core.errors import BaselinesError
+from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
+from baselines.core.records import Reference
+from baselines.registry import Task
+
+MISSING_POLICIES = ("error", "wrong", "skip")
+
+
+@dataclass
+class Result:
+    """Scores of one system on one task split, ready to be written as a results file."""
+
+    task: str
+    system: str  # the name the run is filed under: a method, its --name, or an external system
+    split: str
+    n: int
+    coverage: float  # share of scored items with a valid (given or extracted) answer
+    metrics: dict[str, float]
+    main_metric: str
+    interval: tuple[float | None, float | None]  # bootstrap 95% interval of the main metric; None: one unit only
+    per_label: dict[str, dict] = field(default_factory=dict)
+    per_group: dict[str, dict] = field(default_factory=dict)
+    per_supergroup: dict[str, dict] = field(default_factory=dict)  # CaselawQA: per court
+    confusion: dict | None = None
+    missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
+    missing_policy: str = "error"
+    kind: str = "ours"  # "ours" (a method of this package), "llm", or "other" (another external system)
+    variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
+    meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
+    extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/extract.py)
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+
+        data = asdict(self)
+        data["interval"] = list(self.interval)
+        return data
+
+
+def answer_of(row: dict, reference: Reference, aliases: dict) -> str | None:
+    """The answer label of one predictions row: 'prediction' verbatim, a scored 'choice', or extracted from 'raw'."""
+    return answer_and_rule(row, reference, aliases)[0]
+
+
+def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str | None, str | None]:
+    """The answer label of one predictions row and, for raw text, the extraction rule that decided it."""
+    if "n_choices" in row:  # an lm-evaluation-harness multiple-choice sample
+        from baselines.evaluation.harness_logs import choice_label
+
+        return choice_label(row, reference), None
+    if "prediction" in row:
+        return verbatim_label(row["prediction"], reference, aliases), None
+    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices, item_id=reference.id)
+
+
+def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
+    """A given label as the item's label: exact, through the aliases, without surrounding white space
+    (" A"), or for zero-padded numeric labels by value (7 or "7" for "007"); anything else is no answer.
+    The extractor's own matcher decides, counting only its exact matches (no case folding)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    label, exact = _matcher(tuple(reference.labels), tuple(sorted(aliases.items())))(value.strip())
+    return label if exact else None
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]):
+    from baselines.evaluation.answer_tokens import Matcher
+
+    return Matcher(labels, dict(aliases))
+
+
+def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:
+    """Pair references with prediction rows by id, enforcing the missing-id policy."""
+    if missing not in MISSING_POLICIES:
+        raise BaselinesError(f"unknown missing-id policy {missing!r}; valid: {', '.join(MISSING_POLICIES)}")
+    counts = Counter(str(row.get("id")) for row in predictions)
+    duplicates = [key for key, count in counts.items() if count > 1]
+    if duplicates:
+        raise BaselinesError(f"duplicate prediction ids: {_show(duplicates)}")
+    by_id = {str(row.get("id")): row for row in predictions}
+    known = {ref.id for ref in references}
+    stray = [key for key in by_id if key not in known]
+    if stray and len(stray) == len(by_id):
+        raise BaselinesError(f"no prediction id matches a reference of this task/split (e.g. {_show(stray)})")
+    if stray:
+        raise BaselinesError(f"{len(stray)} prediction ids match no reference: {_show(stray)}")
+    absent = [ref.id for ref in references if ref.id not in by_id]
+    if absent and missing == "error":
+        raise BaselinesError(
+            f"{len(absent)} of {len(references)} references have no prediction: {_show(absent)} "
+            "(use --missing wrong to count them as wrong, or --only-present to score the covered subset)"
+        )
+    pairs = [(ref, by_id.get(ref.id)) for ref in references if missing != "skip" or ref.id in by_id]
+    return pairs, len(absent)
+
+
+def _show(ids: list[str], limit: int = 5) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
+
+
+def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.Outcomes, list[dict]]:
+    """Per-item outcomes and the per-sample log (id, gold, answer, correct)."""
+    labels = sorted({label for ref, _ in pairs for label in (*ref.labels, *ref.gold)})
+    label_index = {label: k for k, label in enumerate(labels)}
+    groups = sorted({ref.group for ref, _ in pairs})
+    group_index = {group: k for k, group in enumerate(groups)}
+    unit_index: dict[str, int] = {}
+    gold, pred, correct, group, unit, samples = [], [], [], [], [], []
+    for ref, row in pairs:
+        answer, rule = answer_and_rule(row, ref, task.aliases) if row is not None else (None, None)
+        right = answer is not None and answer in ref.gold
+        scored_gold = answer if right else (ref.gold[0] if ref.gold else None)
+        if scored_gold is None:
+            raise BaselinesError(f"reference {ref.id} has no gold answer (unlabelled split?)")
+        gold.append(label_index[scored_gold])
+        pred.append(label_index[answer] if answer is not None else M.NO_ANSWER)
+        correct.append(right)
+        group.append(group_index[ref.group])
+        unit.append(unit_index.setdefault(ref.unit or ref.id, len(unit_index)))
+        samples.append({"id": ref.id, "group": ref.group, "gold": list(ref.gold), "answer": answer,
+                        "correct": right, "has_prediction": row is not None})
+        if row is not None and "n_choices" not in row and "prediction" not in row:
+            samples[-1]["rule"] = rule  # which extraction rule decided (None: none did)
+    out = M.Outcomes(np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64), np.array(correct, dtype=bool),
+                     np.array(group, dtype=np.int64), np.array(unit, dtype=np.int64), labels, groups)
+    return out, samples
+
+
+def per_group(out: M.Outcomes, samples: list[dict]) -> dict[str, dict]:
+    """n, accuracy and coverage of each group (CaselawQA task)."""
+    table = {}
+    answered = np.array([s["answer"] is not None for s in samples], dtype=bool)
+    for k, name in enumerate(out.groups):
+        members = out.group == k
+        table[name] = {
+            "n": int(members.sum()),
+            "accuracy": float(out.correct[members].mean()),
+            "coverage": float(answered[members].mean()),
+        }
+    return table
+
+
+def per_supergroup(groups: dict[str, dict], supergroup) -> dict[str, dict]:
+    """Mean over groups and example-weighted accuracy within each supergroup (CaselawQA court)."""
+    table: dict[str, dict] = {}
+    for name, row in groups.items():
+        table.setdefault(supergroup(name), []).append(row)
+    return {
+        key: {
+            "tasks": len(rows),
+            "n": sum(r["n"] for r in rows),
+            "mean_task_accuracy": float(np.mean([r["accuracy"] for r in rows])),
+            "accuracy": sum(r["accuracy"] * r["n"] for r in rows) / sum(r["n"] for r in rows),
+        }
+        for key, rows in sorted(table.items())
+    }
+
+
+def confusion(out: M.Outcomes) -> dict:
+    """Gold-by-predicted counts; the last column counts items with no answer."""
+    width = len(out.labels)
+    matrix = np.zeros((width, width + 1), dtype=np.int64)
+    np.add.at(matrix, (out.gold, np.where(out.pred < 0, width, out.pred)), 1)
+    return {"labels": out.labels, "columns": out.labels + ["<none>"], "matrix": matrix.tolist()}
+
+
+REPLICATES, SEED = 1000, 0  # the bootstrap of every interval the evaluator (and compare) states
+
+
+def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replicates: int = REPLICATES,
+            seed: int = SEED) -> dict:
+    """The figures of a result from per-item outcomes: each metric of the task (and of `metrics`), the main
+    metric's bootstrap interval, and the breakdown tables the task keeps."""
+    names = dict.fromkeys([*task.metrics, *(["accuracy"] if task.kind == "multiple-choice" or task.grouped else []),
+                           *metrics])
+    groups = per_group(out, samples) if task.grouped else {}
+    return {
+        "metrics": {name: M.point(name, out) for name in names},
+        "interval": M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped),
+        "per_label": M.per_label(out) if not task.grouped and task.kind != "segmentation" else {},
+        "per_group": groups,
+        "per_supergroup": per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
+    }
+
+
+def score(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
+          split: str = "", missing: str = "error", replicates: int = REPLICATES,
+          seed: int = SEED) -> tuple[Result, list[dict]]:
+    """Score predictions against references: the Result and the per-sample log."""
+    if not predictions:
+        raise BaselinesError("the predictions are empty")
+    pairs, absent = join(predictions, references, missing)
+    if task.kind == "segmentation":  # documents -> boundary items (see boundaries.py)
+        from baselines.tasks.segmenter.boundaries import expand
+
+        pairs = expand(pairs)
+    out, samples = outcomes(task, pairs)
+    shown = figures(task, out, samples, replicates=replicates, seed=seed)
+    result = Result(
+        task=task.name, system=system, split=split, n=out.n,
+        coverage=float(np.mean([s["answer"] is not None for s in samples])),
+        metrics=shown["metrics"], main_metric=task.main_metric, interval=shown["interval"],
+        per_label=shown["per_label"], per_group=shown["per_group"], per_supergroup=shown["per_supergroup"],
+        confusion=confusion(out) if task.confusion else None,
+        missing=absent, missing_policy=missing,
+    )
+    return result, samples

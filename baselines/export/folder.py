@@ -1,0 +1,94 @@
+"""The folder an export writes: an absolute, plain folder; names from data kept inside it; and a manifest of
+the export's own files, so that `--force` replaces an earlier export and never anyone else's files."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path, PurePosixPath
+
+from baselines.core.errors import BaselinesError, DataError
+from baselines.core.io import read_json
+
+MANIFEST = "export_manifest.json"  # the files an export wrote: --force replaces a folder holding only those
+README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
+
+
+def export_folder(out) -> Path:
+    """--out as an absolute path; a symbolic link, or a file, device or anything else but a folder, is refused."""
+    given = Path(out).expanduser()
+    if given.is_symlink():
+        raise BaselinesError(f"{given} is a symbolic link: give the folder itself as --out")
+    if given.exists() and not given.is_dir():
+        raise BaselinesError(f"{given} exists and is not a folder (a file or device): choose another --out")
+    return given.resolve()
+
+
+def inside(folder: Path, relative: str) -> Path:
+    """folder / relative, refused if it resolves outside `folder` (names from data must not climb out)."""
+    path = folder / relative
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise BaselinesError(f"refusing to write {relative!r}: it resolves outside {folder}")
+    return path
+
+
+def check_target(out: Path, force: bool) -> None:
+    """Refuse a non-empty folder; --force replaces only an earlier export that holds nothing but the files its
+    manifest lists, and names anything else it finds there."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not force:
+        raise BaselinesError(f"{out} exists and is not empty; choose another --out, or --force to replace an "
+                             "earlier export")
+    others = _not_exported(out, _exported_files(out))
+    if others:
+        shown = ", ".join(others[:5]) + (f", ... ({len(others)} in all)" if len(others) > 5 else "")
+        raise BaselinesError(f"{out} holds files that no export wrote: {shown}; --force replaces only an earlier "
+                             "export's own files: move these out first, or choose another --out")
+
+
+def _exported_files(out: Path) -> set[str]:
+    """The files (relative paths) that the earlier export in `out` lists in its manifest, the manifest included."""
+    path = out / MANIFEST
+    if not path.is_file() or path.is_symlink():
+        raise BaselinesError(f"{out} is not an earlier export (no {MANIFEST})" + (
+            ": it was written by an older release, which listed no files; remove it yourself, or choose another "
+            "--out" if _older_export(out) else "; --force replaces only those: choose another --out"))
+    manifest = read_json(path)
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, list) or not all(isinstance(file, str) for file in files):
+        raise DataError('not an export manifest (expected {"files": [relative paths]})', path)
+    return {*files, MANIFEST}
+
+
+def _older_export(out: Path) -> bool:
+    """Whether `out` holds an export of a release that wrote no manifest (known by its README's first line)."""
+    readme_path = out / "README.md"
+    if not readme_path.is_file():
+        return False
+    with open(readme_path, encoding="utf-8", errors="replace") as handle:
+        return handle.read(len(README_TITLE)) == README_TITLE
+
+
+def _not_exported(out: Path, own: set[str]) -> list[str]:
+    """What under `out` is not one of the export's own regular files: other files and links, and folders that
+    hold none of its files ("name/")."""
+    folders = {parent.as_posix() for file in own for parent in PurePosixPath(file).parents}
+    others = []
+    for root, dirs, files in os.walk(out):
+        here = Path(root)
+        for name in sorted(files + dirs):
+            path, relative = here / name, (here / name).relative_to(out).as_posix()
+            if path.is_symlink() or (name in files and (relative not in own or not path.is_file())):
+                others.append(relative)
+            elif name in dirs and relative not in folders:
+                others.append(relative + "/")
+        dirs[:] = [name for name in dirs if not (here / name).is_symlink()
+                   and (here / name).relative_to(out).as_posix() in folders]
+    return others
+
+
+def write_manifest(tmp: Path) -> None:
+    """List every file of the export in its manifest (so a later --force can tell them from anyone else's)."""
+    files = sorted(path.relative_to(tmp).as_posix() for path in tmp.rglob("*") if path.is_file())
+    inside(tmp, MANIFEST).write_text(json.dumps({"written_by": "baselines export lm-eval", "files": files},
+                                                indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,122 @@
+"""In-sample checks by content: what a model was fit on, and how the items it is scored on overlap it.
+
+A saved model keeps, in FIT_ITEMS_FILE beside its config.json, the digests of the ids and of the texts of the items
+it was fit on (`ids`, `texts`: DIGEST_HEX hex digits of sha256 per distinct item, sorted, concatenated).
+A scored item of the same text as a fitted one is in-sample, whatever the split or file names; ids alone
+decide nothing (files that number their items reuse the same ids for other items).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from baselines.core.errors import BaselinesError, DataError
+from baselines.core.io import read_json
+from baselines.runs.results_store import PREDICTIONS_FILE, RESULTS_FILE
+
+FIT_ITEMS_FILE = "fit_items.json"
+DIGEST_HEX = 16  # hex digits (8 bytes) of sha256 kept per item
+NOT_CHECKED = ("the model records no digests of its training items (saved by an earlier release): "
+               "only its split name was checked")
+
+
+def digest_of(text: str) -> str:
+    """sha256 of `text`, its first DIGEST_HEX hex digits."""
+    return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_HEX]
+
+
+def _plain(text) -> str:
+    return " ".join(str(text).split())
+
+
+def text_digests(records) -> list[str]:
+    """Per record, a digest of the text that makes it the item it is, whatever its id, white space collapsed:
+    an RR document's sentences; a question with its choices and context, and the case it is about where one
+    is named (CaselawQA: distinct cases can share one opinion's text, e.g. one-line per curiam orders)."""
+    heads: dict[tuple, str] = {}  # a task's question and choices, shared by its records: made plain once
+    contexts: dict[str, str] = {}  # an opinion, shared by the records of its tasks: digested once
+    digests = []
+    for record in records:
+        if hasattr(record, "sentences"):
+            digests.append(digest_of(" ".join(_plain(sentence.text) for sentence in record.sentences)))
+            continue
+        head = (record.question, *record.choices)
+        if head not in heads:
+            heads[head] = "\n".join(map(_plain, head))
+        if record.context not in contexts:
+            contexts[record.context] = digest_of(_plain(record.context))
+        digests.append(digest_of("\n".join([heads[head], _plain(record.meta.get("case_id") or ""),
+                                            contexts[record.context]])))
+    return digests
+
+
+def item_digests(records) -> dict[str, str]:
+    """{"ids", "texts"}: the distinct digests of the records' ids and of their texts, each sorted and
+    concatenated: the compact set a model keeps of the items it was fit on."""
+    return {"ids": "".join(sorted({digest_of(str(record.id)) for record in records})),
+            "texts": "".join(sorted(set(text_digests(records))))}
+
+
+def _digest_set(packed: str) -> set[str]:
+    return {packed[i:i + DIGEST_HEX] for i in range(0, len(packed), DIGEST_HEX)}
+
+
+def overlap_with(trained_on: dict, records) -> tuple[list[str], list[str]]:
+    """(ids of the records of a fitted item's text, ids of the other records that share a fitted item's id)."""
+    texts, ids = _digest_set(trained_on.get("texts", "")), _digest_set(trained_on.get("ids", ""))
+    same_text = [str(record.id) for record, text in zip(records, text_digests(records)) if text in texts]
+    seen = set(same_text)
+    return same_text, [str(r.id) for r in records if str(r.id) not in seen and digest_of(str(r.id)) in ids]
+
+
+def saved_fit(folder: Path | None) -> dict:
+    """The `trained_on` record of a model folder with the digests of its FIT_ITEMS_FILE ({} for no folder, a
+    stateless method's)."""
+    if folder is None or not (Path(folder) / "config.json").is_file():
+        return {}
+    trained_on = read_json(Path(folder) / "config.json").get("trained_on") or {}
+    digests = Path(folder) / FIT_ITEMS_FILE
+    fitted = read_json(digests) if digests.is_file() else {}
+    if not isinstance(fitted, dict) or not all(isinstance(fitted.get(key, ""), str) for key in ("ids", "texts")):
+        raise DataError('expected {"ids": "<hex digests>", "texts": "<hex digests>"}', digests)
+    return {**trained_on, **fitted}
+
+
+def train_overlap(folder: Path | None, records, *, split: str | None) -> dict:
+    """What the figures say of the scored items' overlap with the items the model in `folder` was fit on;
+    any overlap is refused. A model without digests (an earlier release) is checked by `split` name only."""
+    if folder is None or not (Path(folder) / "config.json").is_file():  # a stateless method: fit on nothing
+        return {"checked": True, "overlapping": 0, "train_items": 0}
+    trained_on = saved_fit(folder)
+    if "texts" not in trained_on:
+        if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
+            raise in_sample_error(folder, f"was fit on the {split} split itself")
+        return {"checked": False, "reason": NOT_CHECKED}
+    same_text, same_id = overlap_with(trained_on, records)
+    if same_text:
+        raise in_sample_error(folder, f"was fit on {len(same_text)} of the {len(records)} scored items (the same "
+                                      f"text; e.g. id {same_text[0]!r})")
+    return {"checked": True, "overlapping": 0, "train_items": len(trained_on["texts"]) // DIGEST_HEX,
+            "same_id_other_text": len(same_id), "model": str(Path(folder).resolve()),
+            "fit_set": digest_of(trained_on["texts"])}
+
+
+def in_sample_error(folder: Path, what: str) -> BaselinesError:
+    return BaselinesError(f"{folder} {what}: scoring it there would be an in-sample figure. Evaluate with --cv K, "
+                          "or on items it was not fit on")
+
+
+def writer_overlap(predictions: Path, records) -> dict | None:
+    """For the predictions file of an eval run (beside that run's results file, which names the model): the
+    scored items' overlap with the items of the model that wrote it, refused like eval's; None for any other."""
+    beside = Path(predictions).parent / RESULTS_FILE
+    if Path(predictions).name != PREDICTIONS_FILE or not beside.is_file():
+        return None
+    try:
+        written = read_json(beside)["meta"]["train_overlap"]
+        folder, fit_set = Path(written["model"]), written["fit_set"]
+    except (DataError, KeyError, TypeError):  # no model named (stateless, cross-validated) or not our file
+        return None
+    if digest_of(saved_fit(folder).get("texts", "")) != fit_set:
+        return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
+    return train_overlap(folder, records, split=None)

@@ -1,0 +1,143 @@
+"""Where results live: results/<task>/<system>/<run>/, apart from models, one folder per evaluation run.
+
+A run folder holds `results.json` (metrics, intervals, breakdowns, and the `variant` it was computed
+on), `samples.jsonl` (per-item log: id, gold, answer, correct) and, for our methods,
+`predictions.jsonl`. What a run was computed on is recorded as fields in `results.json`, never read
+from names: `variant` = {split, cv, seed, segmenter, test_file, references}, where `references` is a
+digest of the scored references (ids and gold answers), so runs on different items never pair.
+The run folder's name is only a readable, unique slug of the variant.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from baselines.core.config import with_former_defaults
+from baselines.core.errors import BaselinesError
+from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
+from baselines.core.paths import results_root
+
+SYSTEM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+@=-]*")
+MAX_NAME = 100  # characters of a system name: a folder name, with room for the hidden temporaries beside it
+RESULTS_FILE, SAMPLES_FILE, PREDICTIONS_FILE = "results.json", "samples.jsonl", "predictions.jsonl"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What one run was computed on."""
+
+    split: str | None  # None when the references came from --test-file
+    references: str  # digest of the references' ids and gold answers
+    cv: int | None = None  # K of K-fold cross-validation (out-of-fold predictions)
+    seed: int | None = None  # the fold seed of a cross-validated run
+    segmenter: str | None = None  # RR end to end: the segmenter that cut the raw text
+    test_file: str | None = None  # the file name (no folder) of --test-file references
+
+    def slug(self) -> str:
+        """A readable run-folder name: 'dev', 'train-cv3', 'dev-e2e-trained', 'file-x-1a2b3c4d'."""
+        parts = [self.split] if self.split else ["file", _slug(Path(self.test_file or "file").stem),
+                                                 self.references[:8]]
+        if self.cv:
+            parts.append(f"cv{self.cv}" + (f"-seed{self.seed}" if self.seed else ""))
+        if self.segmenter:
+            parts.append(f"e2e-{_slug(Path(self.segmenter).name)}")
+        return "-".join(parts)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _slug(text: str) -> str:
+    """A plain, short folder-name part (the references digest keeps cut names apart)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "x"
+
+
+def references_digest(references) -> str:
+    """sha256 (first 16 hex digits) of the references' ids and gold answers, in id order."""
+    lines = sorted(f"{ref.id}\t{'|'.join(ref.gold)}" for ref in references)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def check_system_name(name: str) -> str:
+    """A system name that is one plain folder name (letters, digits, . _ - + @ =) of at most MAX_NAME characters."""
+    if not isinstance(name, str) or not SYSTEM_NAME.fullmatch(name) or name in (".", ".."):
+        raise BaselinesError(f"system name {name!r} is not a plain name: use letters, digits and . _ - + @ = "
+                             "(no folders, no spaces)")
+    if len(name) > MAX_NAME:
+        raise BaselinesError(f"system name {name[:40]}... has {len(name)} characters; at most {MAX_NAME}")
+    return name
+
+
+def run_folder(task: str, system: str, variant: Variant, results_dir=None) -> Path:
+    """results/<task>/<system>/<variant slug>/."""
+    return results_root(results_dir) / task / check_system_name(system) / variant.slug()
+
+
+def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, config: dict | None = None) -> None:
+    """Without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to
+    let `eval` replace a run computed on other references or with another configuration."""
+    path = folder / RESULTS_FILE
+    if force or not path.is_file():
+        return
+    previous = read_json(path)
+    was_scored = previous.get("meta", {}).get("method") == "external"
+    if scored or was_scored:
+        what = "a scored run (`baselines score`)" if was_scored else "an evaluation run (`baselines eval`)"
+        raise BaselinesError(f"{folder} already holds {what}; choose another --name, or pass --force to replace it")
+    differs = [what for what, old, new in (
+        ("references (other items or gold answers)", previous.get("variant", {}).get("references"), variant.references),
+        ("configuration", *_shared_keys(previous.get("meta", {}).get("config"), config)))
+        if old is not None and new is not None and old != new]
+    if differs:
+        raise BaselinesError(f"{folder} holds a run on other {' and '.join(differs)}; choose another --name "
+                             "(or --config NAME, which names the system), or pass --force to replace it")
+
+
+def _shared_keys(old: dict | None, new: dict | None) -> tuple:
+    """Both configurations on the parameters both name (a parameter added since is no difference, unless its
+    default changed: then the old configuration had the former default), as JSON."""
+    if old is None or new is None:
+        return None, None
+    old = with_former_defaults(old, new)
+    shared = sorted(set(old) & set(new))
+    return _as_json({k: old[k] for k in shared}), _as_json({k: new[k] for k in shared})
+
+
+def _as_json(value):
+    """`value` as it reads back from JSON (tuples become lists), for comparing a config with a saved one."""
+    return json.loads(json.dumps(value)) if value is not None else None
+
+
+def check_writable(folder: Path) -> None:
+    """Fail before any work when an output folder (results or model) cannot be created or written."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BaselinesError(f"cannot write {folder}: {existing} is not writable (choose another folder with "
+                             "--results-dir / --models-dir)")
+
+
+def write_run(folder: Path, result: dict, samples: list[dict], predictions: list[dict] | None,
+              check: Callable[[], None] | None = None) -> Path:
+    """The whole run folder, written to a temporary folder first and renamed into place; `check` (whether
+    the folder may still be replaced) runs under the lock of that rename."""
+    with atomic_path(folder, check) as tmp:
+        tmp.mkdir(parents=True)
+        if predictions is not None:
+            write_jsonl(tmp / PREDICTIONS_FILE, predictions)
+        write_jsonl(tmp / SAMPLES_FILE, samples)
+        write_json(tmp / RESULTS_FILE, result)
+    return folder
+
+
+def run_files(task: str, results_dir=None) -> list[Path]:
+    """Every results.json of a task (results/<task>/<system>/<run>/results.json), temporaries skipped."""
+    root = results_root(results_dir) / task
+    return sorted(path for path in root.glob(f"*/*/{RESULTS_FILE}")
+                  if not any(part.startswith(".") for part in path.relative_to(root).parts))

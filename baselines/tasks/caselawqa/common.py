@@ -1,0 +1,112 @@
+"""Shared pieces of the CaselawQA methods: grouping by task, opinion keys, scores and the majority answer."""
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+import numpy as np
+
+from baselines.core.records import ChoiceItem
+from baselines.methods.majority import most_frequent
+
+
+def by_task(records: list, key=lambda item: item.group) -> dict[str, list]:
+    """Records (or anything `key` maps to a task name) grouped by task, in first-seen order."""
+    groups: dict[str, list] = {}
+    for item in records:
+        groups.setdefault(key(item), []).append(item)
+    return groups
+
+
+def opinion_keys(records: list[ChoiceItem]) -> list[str]:
+    """A content digest of each record's opinion, computed once per distinct string object."""
+    memo: dict[int, str] = {}
+    keys = []
+    for item in records:
+        key = memo.get(id(item.context))
+        if key is None:
+            key = hashlib.sha1(item.context.encode("utf-8")).hexdigest()
+            memo[id(item.context)] = key
+        keys.append(key)
+    return keys
+
+
+def unique_opinions(records: list[ChoiceItem]) -> tuple[list[str], list[str], list[int]]:
+    """(distinct keys, their texts, row of each record in that list)."""
+    keys = opinion_keys(records)
+    position: dict[str, int] = {}
+    texts: list[str] = []
+    rows = []
+    for key, item in zip(keys, records):
+        if key not in position:
+            position[key] = len(texts)
+            texts.append(item.context)
+        rows.append(position[key])
+    return list(position), texts, rows
+
+
+def majority_choice(counts: Counter, n_choices: int) -> int:
+    """The most frequent answer (ties: the smaller index, as every majority floor); choice 0 without answers."""
+    return most_frequent(counts) if counts and n_choices else 0
+
+
+def frequency_scores(counts: Counter, n_choices: int) -> list[float]:
+    """Per-choice answer frequencies (sums to 1, or all zero without answers)."""
+    total = sum(counts.values()) or 1
+    return [round(counts.get(k, 0) / total, 6) for k in range(n_choices)]
+
+
+def prediction_rows(items: list[ChoiceItem], scores: np.ndarray, extra: dict | None = None) -> list[dict]:
+    """{"id", "prediction", "scores"} rows: the highest-scoring choice's label and every choice's score."""
+    rows = []
+    for item, row in zip(items, scores):
+        best = int(np.argmax(row))
+        out = {"id": item.id, "prediction": item.labels[best], "scores": [round(float(s), 6) for s in row]}
+        if extra:
+            out.update(extra)
+        rows.append(out)
+    return rows
+
+
+def capped_weights(first_answers: list[int]) -> np.ndarray:
+    """Example weights that cap the majority class at half the total, as Lawma built its test sets."""
+    answers = np.asarray(first_answers)
+    weights = np.ones(len(answers), dtype=np.float64)
+    if len(answers) <= 10:
+        return weights
+    values, counts = np.unique(answers, return_counts=True)
+    top = values[np.argmax(counts)]
+    majority, others = counts.max(), len(answers) - counts.max()
+    if majority > others > 0:
+        weights[answers == top] = others / majority
+    return weights
+
+
+BACKENDS = ("loky", "threading", "sequential", "dask")
+
+
+def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None) -> list:
+    """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port')."""
+    from joblib import Parallel, parallel_config
+
+    from baselines.core.errors import BaselinesError
+
+    if backend not in BACKENDS:
+        raise BaselinesError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if backend != "dask":
+        jobs = 1 if backend == "sequential" else n_jobs
+        return Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
+                        pre_dispatch="n_jobs")(calls)
+    if not scheduler:
+        raise BaselinesError("backend 'dask' needs a scheduler address: --scheduler tcp://HOST:PORT")
+    try:
+        from dask.distributed import Client
+
+        client = Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise BaselinesError(f"cannot reach the Dask scheduler {scheduler} ({type(exc).__name__}: {exc})") from None
+    try:
+        with parallel_config(backend="dask", client=client):
+            return Parallel(n_jobs=-1, pre_dispatch="2*n_jobs")(calls)
+    finally:
+        client.close()

@@ -1,0 +1,161 @@
+"""BiLSTM-CRF rhetorical-role tagger over a sentence encoder whose top layers are tuned for the task.
+
+Training has two stages on the same training documents, with no second model between them (so no
+sentence gets a vector from an encoder that has already learned its label, the leakage of fitting a
+tagger on the outputs of a separately fine-tuned encoder):
+1. the tagger is trained on the frozen encoder's vectors plus the surface features, to convergence
+   (early stopping on the validation documents, as `bilstm-crf` does);
+2. the encoder's top `tuned_layers` layers and the tagger are trained jointly for `tune_epochs` epochs
+   (rr_joint_training); the lower layers run once per sentence (rr_tuned_encoder).
+The model folder holds the tuned encoder as a sentence-transformers folder (`encoder/`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from baselines.tasks.rr.data import Document, check_labels, model_input
+from baselines.core.errors import BaselinesError
+from baselines.methods.base import Method, params_of
+from baselines.tasks.rr.common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
+                        save_tagger_files, split_documents, training_labels)
+from baselines.tasks.rr.features import sentence_features
+from baselines.tasks.rr.network import NetworkShape
+from baselines.tasks.rr.objectives import checked_weight
+from baselines.tasks.rr.trainer import Sequences, TrainingSettings
+
+
+@dataclass
+class FineTunedTagger(TrainingSettings, NetworkShape, Method):
+    """The BiLSTM-CRF tagger of `bilstm-crf` (one tagger) over an encoder whose top layers it tunes.
+
+    Parameters: those of NetworkShape and TrainingSettings (stage 1), and the ones below."""
+
+    rare_weight: float = 1.0  # class weights for the rare roles in both stages (chosen on validation)
+    encoder: str = "minilm"  # local sentence-transformers folder, or 'minilm' (packaged all-MiniLM-L6-v2)
+    max_seq_length: int = 64  # tokens per sentence (out of fold, 64 costs -0.2 against MiniLM's 256)
+    tuned_layers: int = 2  # top transformer layers trained with the tagger (the others stay frozen)
+    tune_epochs: int = 4  # joint epochs after the frozen stage (0: the frozen stage only)
+    encoder_lr: float = 1e-4
+    tagger_lr: float = 5e-4  # the tagger's learning rate while tuning
+    tune_average_from: int = 2  # k > 0: keep the mean weights of joint epochs k..tune_epochs; 0: the best epoch
+    tune_schedule: str = "constant"  # or 'linear': warm up over 10% of the joint steps, then decay to 0
+    piece_len: int = 64  # sentences per document piece in a tuning step
+    batch_pieces: int = 2  # pieces per tuning step
+    surface_features: bool = True
+    val_fraction: float = 0.1  # documents carved from train for early stopping and the best epoch
+    max_train_len: int = 400  # stage 1: longer documents are cut into pieces of this many sentences
+    encode_batch_size: int = 64
+    torch_threads: int = 2
+    seed: int = 0
+
+    def fit(self, train: list[Document], val=None):
+        from baselines.tasks.rr.joint_training import checked_schedule, tune_jointly
+        from baselines.tasks.rr.network import new_tagger, torch_threads
+        from baselines.tasks.rr.trainer import train_tagger
+
+        check_objective_weights(self)
+        checked_weight("tune_epochs", self.tune_epochs)
+        checked_weight("tune_average_from", self.tune_average_from)
+        checked_schedule(self.tune_schedule)
+        started = time.time()
+        docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
+        if not docs:
+            raise BaselinesError(f"{self.name}: no labelled training documents")
+        self.labels_ = training_labels(docs, self.name)
+        fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
+            split_documents(docs, self.val_fraction, self.seed)
+        check_labels(val_docs, self.labels_, "validation data")
+        import torch
+
+        torch.manual_seed(self.seed)
+        with torch_threads(self.torch_threads):
+            self.encoder_ = self._new_encoder(self.encoder)
+            fit_set, val_set = self._documents(fit_docs), self._documents(val_docs)
+            frozen = fit_set.all_features(self.encoder_)
+            self.n_features_ = int(frozen[0].shape[1])
+            self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+            data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
+            frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
+            tuned_history, kept = tune_jointly(self.encoder_, self.model_, fit_set, val_set, self) \
+                if self.tune_epochs > 0 else ([], 0)
+        self.model_.eval()
+        self.history_ = {"frozen": frozen_history, "tuned": tuned_history}
+        self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept}
+        return self
+
+    def _new_encoder(self, folder):
+        from baselines.encoders.names import resolve_encoder
+        from baselines.tasks.rr.tuned_encoder import TunedEncoder
+
+        source = Path(resolve_encoder(folder)) if not isinstance(folder, Path) else folder
+        if not source.is_dir():
+            raise BaselinesError(f"{self.name}: the encoder must be a local sentence-transformers folder, "
+                                 f"got {folder!r}")
+        return TunedEncoder(source, self.tuned_layers, self.max_seq_length)
+
+    def _documents(self, docs: list[Document]):
+        """rr_joint_training.Documents of `docs`: lower token states (with a progress bar), surface, labels."""
+        from tqdm.auto import tqdm
+
+        from baselines.tasks.rr.joint_training import Documents
+
+        texts = [[model_input(s.text) or "." for s in d.sentences] for d in docs]
+        with tqdm(total=sum(map(len, texts)), desc="encoding (frozen layers)", unit="sentence") as bar:
+            flat = self.encoder_.lower_states([t for doc in texts for t in doc], self.encode_batch_size, bar)
+        states, begin = [], 0
+        for doc in texts:
+            states.append(flat[begin:begin + len(doc)])
+            begin += len(doc)
+        index = {label: k for k, label in enumerate(self.labels_)}
+        labels = [np.array([index.get(s.label, -1) for s in d.sentences], dtype=np.int64) for d in docs]
+        return Documents(states, [self._surface(d) for d in docs], labels)
+
+    def _surface(self, doc: Document) -> np.ndarray:
+        if self.surface_features:
+            return sentence_features(doc)
+        return np.zeros((len(doc.sentences), 0), dtype=np.float32)
+
+    def _stage_one_sequences(self, feats: list[np.ndarray], labels: list[np.ndarray], val_set) -> Sequences:
+        xs, ys, step = [], [], max(1, self.max_train_len)
+        for x, y in zip(feats, labels):
+            for begin in range(0, len(x), step):
+                xs.append(x[begin:begin + step])
+                ys.append(y[begin:begin + step])
+        return Sequences(xs, ys, val_set.all_features(self.encoder_) if val_set.states else [], val_set.labels)
+
+    def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
+        from tqdm.auto import tqdm
+
+        from baselines.tasks.rr.network import decode_documents, torch_threads
+
+        check_predictable(records, self.labels_)
+        texts = [model_input(s.text) or "." for d in records for s in d.sentences]
+        with torch_threads(self.torch_threads):
+            with tqdm(total=len(texts), desc="encoding", unit="sentence", disable=not progress) as bar:
+                vectors = self.encoder_.encode(texts, self.encode_batch_size, bar)
+            feats, begin = [], 0
+            for doc in records:
+                feats.append(np.hstack([vectors[begin:begin + len(doc.sentences)], self._surface(doc)]))
+                begin += len(doc.sentences)
+            decoded = decode_documents(self.model_, [f.astype(np.float32) for f in feats],
+                                       self.predict_batch_docs, len(self.labels_))
+        return [row for doc, (path, marginal) in zip(records, decoded)
+                for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
+
+    def save_state(self, folder: Path) -> None:
+        save_tagger_files(self, folder)
+        self.encoder_.save(folder / "encoder")
+
+    def load_state(self, folder: Path) -> None:
+        from baselines.tasks.rr.network import new_tagger
+
+        weights = load_tagger_files(self, folder)
+        self.encoder_ = self._new_encoder(folder / "encoder")
+        self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+        self.model_.load_state_dict(weights)
+        self.model_.eval()

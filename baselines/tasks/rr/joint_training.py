@@ -1,0 +1,178 @@
+"""Joint training of the tuned encoder's top layers and the BiLSTM-CRF tagger, document piece by piece.
+
+Each step encodes the sentences of a few document pieces through the trainable top layers (their lower
+token states are precomputed), adds the surface features, and back-propagates the tagger's CRF loss into
+both. After every epoch the validation documents are decoded; the best epoch, counting the frozen start
+as epoch 0, is kept, so tuning never leaves a model worse on validation than the one it started from
+(without validation documents, the last epoch is kept). With `tune_average_from` k > 0 the candidate
+epochs are replaced by one model: the mean of the weights at the end of epochs k..tune_epochs (the last
+epoch alone when there are fewer than k), kept unless the frozen start scores higher on validation (a
+mean of nearby points of one trajectory is less noisy than the one epoch a small validation set prefers).
+"""
+from __future__ import annotations
+
+import copy
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from baselines.core.errors import BaselinesError
+from baselines.tasks.rr.trainer import Sequences, loss_weighting, validation_score
+
+SCHEDULES = ("constant", "linear")
+WARMUP_FRACTION = 0.1  # of all joint steps, for the 'linear' schedule
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Documents:
+    """Per document: lower token states of its sentences, surface features (n, F) and label ids (n,)."""
+
+    states: list[list[torch.Tensor]]
+    surface: list[np.ndarray]
+    labels: list[np.ndarray]
+
+    def features(self, encoder, i: int, begin: int = 0, end: int | None = None) -> torch.Tensor:
+        """(end - begin, hidden + F) features of sentences begin..end of document i (gradients if enabled)."""
+        vectors = encoder.pooled(self.states[i][begin:end])
+        return torch.cat([vectors, torch.from_numpy(self.surface[i][begin:end])], dim=1)
+
+    def all_features(self, encoder) -> list[np.ndarray]:
+        """Every document's features as arrays, without gradients."""
+        encoder.eval()
+        with torch.no_grad():
+            return [self.features(encoder, i).numpy() if self.states[i] else
+                    np.zeros((0, encoder.dimension + self.surface[i].shape[1]), dtype=np.float32)
+                    for i in range(len(self.states))]
+
+
+def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
+    """(document, begin, end) of consecutive pieces of at most `length` sentences."""
+    return [(i, begin, min(begin + length, len(states))) for i, states in enumerate(docs.states)
+            for begin in range(0, len(states), length)]
+
+
+def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
+                 progress: bool = True) -> tuple[list[dict], int | str]:
+    """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the mean of the later
+    epochs or the best epoch, as the module says. Returns the epoch history and the epoch kept (a number,
+    or 'mean k-n')."""
+    from tqdm.auto import tqdm
+
+    optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
+                                   {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
+    rng = np.random.default_rng(settings.seed)
+    work = pieces(fit, settings.piece_len)
+    steps = -(-len(work) // settings.batch_pieces) * settings.tune_epochs
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings.tune_schedule, steps))
+    best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
+            copy.deepcopy(tagger.state_dict()), 0)
+    history = [{"epoch": 0, "val_weighted_f1": best[0]}]
+    averaging = settings.tune_average_from > 0 and settings.tune_epochs > 0
+    average_from = min(settings.tune_average_from, settings.tune_epochs) if averaging else None
+    average = WeightAverage()
+    weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
+    total = sum(end - begin for _, begin, end in work)
+    for epoch in range(1, settings.tune_epochs + 1):
+        order = [work[k] for k in rng.permutation(len(work))]
+        with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
+                  disable=not progress) as bar:
+            loss = _epoch(encoder, tagger, scheduler, fit, order, settings.batch_pieces, bar, weighting)
+        score = _score(encoder, tagger, val, settings)
+        history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
+        log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
+        if average_from is not None and epoch >= average_from:
+            average.add(encoder.top, tagger)
+        elif average_from is None and (score > best[0] or not val.states):  # no validation: the last epoch
+            best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
+    if average_from is not None:
+        best = _averaged_or_start(average, f"mean {average_from}-{settings.tune_epochs}", encoder, tagger, val,
+                                  settings, best, history)
+    encoder.top.load_state_dict(best[1])
+    tagger.load_state_dict(best[2])
+    return history, best[3]
+
+
+class WeightAverage:
+    """Running mean of the weights of some modules over the points it is given (float32 sums)."""
+
+    def __init__(self):
+        self.sums: list[dict] | None = None
+        self.count = 0
+
+    def add(self, *modules) -> None:
+        states = [{k: v.detach().float().clone() for k, v in m.state_dict().items()} for m in modules]
+        if self.sums is None:
+            self.sums = states
+        else:
+            for total, state in zip(self.sums, states):
+                for key, value in state.items():
+                    total[key] += value
+        self.count += 1
+
+    def mean_states(self, *modules) -> list[dict]:
+        """The mean state_dict of each module, in each entry's own dtype."""
+        return [{k: (total[k] / self.count).to(v.dtype) for k, v in m.state_dict().items()}
+                for m, total in zip(modules, self.sums)]
+
+
+def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val: Documents, settings, start: tuple,
+                       history: list[dict]) -> tuple:
+    """The averaged epochs as (score, encoder top state, tagger state, `label`), unless the frozen start
+    (`start`) scores higher on validation; the average's score is added to `history` under `label`."""
+    top, tags = average.mean_states(encoder.top, tagger)
+    encoder.top.load_state_dict(top)
+    tagger.load_state_dict(tags)
+    score = _score(encoder, tagger, val, settings)
+    history.append({"epoch": label, "val_weighted_f1": score})
+    log.info("%s: val weighted F1 %s", label, score)
+    return start if val.states and start[0] > score else (score, top, tags, label)
+
+
+def checked_schedule(name: str) -> str:
+    """`name` when it is a known learning-rate schedule of the joint stage."""
+    if name not in SCHEDULES:
+        raise BaselinesError(f"tune_schedule must be one of {', '.join(SCHEDULES)}, got {name!r}")
+    return name
+
+
+def schedule(name: str, steps: int):
+    """Learning-rate factor by step: 1 throughout ('constant'), or a linear warm-up over WARMUP_FRACTION
+    of the `steps` followed by a linear decay to 0 at the last step ('linear')."""
+    if checked_schedule(name) == "constant":
+        return lambda step: 1.0
+    warmup = max(1, int(WARMUP_FRACTION * steps))
+    return lambda step: (step + 1) / warmup if step < warmup else max(0.0, (steps - step) / max(1, steps - warmup))
+
+
+def _epoch(encoder, tagger, scheduler, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
+    """One pass over the pieces in `order`, one step of the scheduler's optimizer and of the scheduler per
+    batch; the mean training loss (CRF plus any auxiliary) per piece."""
+    optimizer = scheduler.optimizer
+    encoder.train()
+    tagger.train()
+    total = 0.0
+    for begin in range(0, len(order), batch_pieces):
+        chosen = order[begin:begin + batch_pieces]
+        feats = [fit.features(encoder, i, b, e) for i, b, e in chosen]  # each (n, F)
+        lengths = torch.tensor([len(f) for f in feats])
+        x = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, F)
+        y = torch.nn.utils.rnn.pad_sequence([torch.from_numpy(fit.labels[i][b:e]) for i, b, e in chosen],
+                                            batch_first=True)  # (B, T)
+        loss = tagger.loss(x, y, lengths, **weighting)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_([*encoder.top.parameters(), *tagger.parameters()], 5.0)
+        optimizer.step()
+        scheduler.step()
+        total += float(loss.detach()) * len(chosen)
+        bar.update(int(lengths.sum()))
+    return total / max(len(order), 1)
+
+
+def _score(encoder, tagger, val: Documents, settings) -> float:
+    """Validation weighted F1 of the current encoder and tagger."""
+    return validation_score(tagger, Sequences([], [], val.all_features(encoder), val.labels), settings, 0.0)

@@ -1,0 +1,117 @@
+"""The training loop of one BiLSTM-CRF tagger, outside the model: Adam on the CRF loss, learning-rate
+decay and early stopping on the validation documents' weighted F1. Epoch lines are logged at INFO."""
+from __future__ import annotations
+
+import copy
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from baselines.tasks.rr.network import batches, decode_documents
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TrainingSettings:
+    """How a tagger is trained (parameters of the tagger)."""
+
+    lr: float = 0.002
+    weight_decay: float = 0.0001
+    batch_docs: int = 16  # training sequences per batch
+    max_epochs: int = 60
+    patience: int = 8  # stop after this many epochs without validation gain
+    lr_decay: float = 0.5  # < 1: multiply the learning rate by this after `decay_patience` epochs without gain
+    decay_patience: int = 2
+    predict_batch_docs: int = 8  # documents decoded at a time (validation and prediction)
+    rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (rr_objectives) with this weight
+
+
+@dataclass
+class Sequences:
+    """Training sequences (features, label ids) and the validation documents, all as arrays."""
+
+    xs: list[np.ndarray]
+    ys: list[np.ndarray]
+    val_xs: list[np.ndarray] = field(default_factory=list)
+    val_ys: list[np.ndarray] = field(default_factory=list)
+
+
+def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, progress: bool = False) -> list[dict]:
+    """Train `model` in place and leave it at its best epoch; the epoch history is returned.
+
+    The score of an epoch is the validation weighted F1 (minus the training loss without validation
+    documents); `seed` orders the batches. `progress` shows a bar over the epochs."""
+    import torch
+    from tqdm.auto import tqdm
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=settings.lr_decay,
+                                                           patience=settings.decay_patience) \
+        if settings.lr_decay < 1.0 else None
+    rng = np.random.default_rng(seed)
+    weighting = loss_weighting(data.ys, model.crf.num_tags, settings)
+    history, best, best_state, waited = [], -float("inf"), None, 0
+    for epoch in tqdm(range(1, settings.max_epochs + 1), desc=f"tagger seed {seed}", unit="epoch",
+                      disable=not progress):
+        loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
+        entry = {"epoch": epoch, "loss": loss, "val_weighted_f1": validation_score(model, data, settings, loss)}
+        history.append(entry)
+        if scheduler is not None:
+            scheduler.step(entry["val_weighted_f1"])
+        log.info("seed %s epoch %s: loss %s, val weighted F1 %s", seed, epoch, entry["loss"], entry["val_weighted_f1"])
+        if entry["val_weighted_f1"] > best:
+            best, best_state, waited = entry["val_weighted_f1"], copy.deepcopy(model.state_dict()), 0
+        else:
+            waited += 1
+            if waited >= settings.patience:
+                break
+    model.load_state_dict(best_state)
+    return history
+
+
+def loss_weighting(ys: list[np.ndarray], n_labels: int, settings: TrainingSettings) -> dict:
+    """Keyword arguments of the tagger's loss for the class-weighted objective ({} when it is off)."""
+    from baselines.tasks.rr.objectives import balanced_weights, checked_weight
+
+    if checked_weight("rare_weight", settings.rare_weight) == 0:
+        return {}
+
+    return {"class_weights": balanced_weights(ys, n_labels), "rare_weight": settings.rare_weight}
+
+
+def train_epoch(model, optimizer, data: Sequences, batch_docs: int, rng: np.random.Generator,
+                weighting: dict | None = None) -> float:
+    """One pass over the training sequences; the mean loss per sequence (`weighting`: see loss_weighting)."""
+    import torch
+
+    model.train()
+    total = 0.0
+    for x, y, lengths, _ in batches(data.xs, data.ys, epoch_order(data.xs, rng, batch_docs), batch_docs):
+        optimizer.zero_grad()
+        loss = model.loss(x, y, lengths, **(weighting or {}))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        optimizer.step()
+        total += float(loss.detach()) * len(lengths)
+    return total / len(data.xs)
+
+
+def validation_score(model, data: Sequences, settings: TrainingSettings, loss: float) -> float:
+    """Weighted F1 of the decoded validation documents (4 decimals); minus `loss` without validation documents."""
+    from sklearn.metrics import f1_score
+
+    if not data.val_xs:
+        return -loss
+    n_labels = model.crf.num_tags
+    decoded = decode_documents(model, data.val_xs, settings.predict_batch_docs, n_labels, marginals=False)
+    predicted = np.concatenate([path for path, _ in decoded])
+    return round(float(f1_score(np.concatenate(data.val_ys), predicted, average="weighted")), 4)
+
+
+def epoch_order(xs: list[np.ndarray], rng: np.random.Generator, batch_docs: int) -> list[int]:
+    """Sequences ordered so that batches hold similar lengths (less padding); the batch order shuffled."""
+    noisy = sorted(range(len(xs)), key=lambda i: len(xs[i]) + rng.uniform(0, 40))
+    groups = [noisy[k:k + batch_docs] for k in range(0, len(noisy), batch_docs)]
+    return [i for g in rng.permutation(len(groups)).tolist() for i in groups[g]]
