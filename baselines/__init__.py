@@ -1,0 +1,46 @@
+"""Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLM outputs alike.
+
+The Python API is the four functions the CLI calls, with the same parameters as its options:
+
+    from baselines import train, evaluate, score, compare
+
+    folder = train("rr", "tfidf-logreg", data_dir)                    # models/rr/tfidf-logreg/
+    result, run = evaluate("scalr", "tfidf", data_dir, config="tfidf-least", name="tfidf-least")
+    result, run = score("scalr", "gpt.jsonl", data_dir)                 # an LLM's answers, scored alike
+    comparison = compare("scalr")                                       # the task's runs, paired
+
+- `train(task, method, data_dir, ...)` fits a method and saves it; returns the model folder.
+- `evaluate(task, method, data_dir, ...)` predicts a split or a file, scores it and writes the run;
+  returns (Result, run folder).
+- `score(task, predictions_path, data_dir, ...)` scores an existing predictions file like any evaluation;
+  returns (Result, run folder).
+- `compare(task, results_dir, ...)` pairs the task's runs with a reference system; returns a Comparison.
+
+Each one's own docstring (`help(baselines.evaluate)`) lists its options. They are imported on first use,
+so `import baselines` stays fast.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+__all__ = ["train", "evaluate", "score", "compare"]
+
+_HOMES = {"train": "baselines.runs.run", "evaluate": "baselines.runs.run", "score": "baselines.runs.run",
+          "compare": "baselines.comparison.leaderboard"}
+
+if TYPE_CHECKING:
+    from baselines.comparison.leaderboard import compare
+    from baselines.runs.run import evaluate, score, train
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'baselines' has no attribute {name!r}")
+    value = getattr(import_module(_HOMES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

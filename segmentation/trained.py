@@ -1,15 +1,18 @@
 """A spaCy `senter` learned from gold sentence spans: the corpus decides what a sentence is."""
 from __future__ import annotations
 
+import json
 import logging
 import random
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 from segmentation.base import SpacySegmenter
 from segmentation.spans import CUE_ENDINGS, Span, boundary_counts, prf, trim_all
 
-logger = logging.getLogger("baselines.segmentation")
+logger = logging.getLogger(__name__)
 
 
 def model_config(width: int, depth: int, embed_size: int) -> dict:
@@ -76,13 +79,22 @@ class TrainedSegmenter(SpacySegmenter):
         return cls(spacy.load(folder))
 
     def save(self, folder: Path, extra: dict | None = None) -> Path:
-        """Write the spaCy pipeline and a training record into `folder`, atomically."""
-        from baselines.core.io import atomic_path, write_json
+        """Write the spaCy pipeline and a training record (`extra`) as `folder`, replacing it.
 
-        with atomic_path(Path(folder)) as tmp:
+        Both are written into a temporary folder beside it, renamed into place once complete."""
+        folder = Path(folder)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+        try:
             self.nlp.to_disk(tmp)
-            write_json(tmp / "training.json", extra or {})
-        return Path(folder)
+            (tmp / "training.json").write_text(json.dumps(extra or {}, indent=2, ensure_ascii=False) + "\n",
+                                               encoding="utf-8")
+            if folder.is_dir():
+                shutil.rmtree(folder)
+            tmp.rename(folder)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return folder
 
 
 def evaluate_segmenter(segmenter, docs: list[tuple[str, list[Span]]]) -> dict:

@@ -27,13 +27,19 @@ def data_dir() -> Path:
     return REAL_DATA
 
 
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory) -> Path:
+    """The encoding cache of this test session: $BASELINES_CACHE when set, else a fresh temporary folder
+    (never the user's own cache; encodings are slow to recompute, so all tests share it)."""
+    return Path(os.environ.get("BASELINES_CACHE") or tmp_path_factory.mktemp("encoding-cache"))
+
+
 @pytest.fixture(autouse=True)
-def isolated_outputs(tmp_path, monkeypatch):
-    """Every test writes models and results under its own tmp folder; encodings share one session cache."""
+def isolated_outputs(tmp_path, monkeypatch, session_cache):
+    """Every test writes models and results under its own tmp folder; encodings share the session cache."""
     monkeypatch.setenv("BASELINES_MODELS", str(tmp_path / "models"))
     monkeypatch.setenv("BASELINES_RESULTS", str(tmp_path / "results"))
-    if "BASELINES_CACHE" not in os.environ:
-        monkeypatch.setenv("BASELINES_CACHE", str(Path.home() / ".cache" / "legal-baselines"))
+    monkeypatch.setenv("BASELINES_CACHE", str(session_cache))
     yield
 
 

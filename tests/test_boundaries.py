@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from baselines.tasks.segmenter.boundaries import SpanReference
 from baselines.cli import app
 from baselines.comparison.leaderboard import compare
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.core.paths import results_root
 from baselines.runs.results_store import Variant, references_digest, write_run
 from baselines.registry import get_task
@@ -27,7 +27,7 @@ def rows(spans_by_doc):
 def test_boundary_scores_equal_the_segmentation_counts():
     predicted = {"d1": [(0, 14), (15, 25), (26, 31), (32, 37)],  # misses 5
                  "d2": [(0, 4), (5, 10), (11, 14), (15, 37)]}  # gold 5, 15, 26: finds 5 and 15, adds 11
-    result, samples = score(get_task("segmenter"), rows(predicted), REFS)
+    result, samples = score_predictions(get_task("segmenter"), rows(predicted), REFS)
     tp = n_pred = n_gold = 0
     for ref in REFS:
         a, b, c = boundary_counts(TEXT, list(ref.spans), predicted[ref.id])
@@ -41,12 +41,12 @@ def test_boundary_scores_equal_the_segmentation_counts():
 
 def test_bad_spans_name_the_document():
     with pytest.raises(Exception, match="document d1: bad span"):
-        score(get_task("segmenter"), rows({"d1": [(0, 999)], "d2": [(0, 37)]}), REFS)
+        score_predictions(get_task("segmenter"), rows({"d1": [(0, 999)], "d2": [(0, 37)]}), REFS)
 
 
 def write(name, predicted):
     task = get_task("segmenter")
-    result, samples = score(task, rows(predicted), REFS, system=name)
+    result, samples = score_predictions(task, rows(predicted), REFS, system=name)
     variant = Variant(split="dev", references=references_digest(REFS))
     result.variant, result.meta = variant.to_dict(), {"method": name}
     write_run(results_root() / "segmenter" / name / "dev", result.to_dict(), samples, None)
@@ -88,4 +88,4 @@ def test_score_reads_a_segmenters_spans_file(tmp_path):
     result = CliRunner().invoke(app, ["score", "segmenter", str(spans), "--test-file", str(docs)])
     assert result.exit_code == 0, result.output
     saved = json.loads(next((tmp_path / "results" / "segmenter" / "other-segmenter").glob("*/results.json")).read_text())
-    assert saved["metrics"]["boundary_recall"] == 0.0 and saved["kind"] == "other"
+    assert saved["metrics"]["boundary_recall"] == 0.0 and saved["producer"] == "other"

@@ -46,14 +46,14 @@ def test_parquet_shares_opinions_and_labels(tmp_path):
 
 def test_task_subset_and_unknown_task(tmp_path):
     root = write_normalized(tmp_path)
-    items = load_caselawqa(root, "test", tasks=["sc_state"])
+    items = load_caselawqa(root, "test", subtasks=["sc_state"])
     assert {i.group for i in items} == {"sc_state"}
     with pytest.raises(BaselinesError, match="sc_nope.*valid: sc_authority, sc_constant"):
-        load_caselawqa(root, "test", tasks=["sc_nope"])
+        load_caselawqa(root, "test", subtasks=["sc_nope"])
     with pytest.raises(BaselinesError, match="sc_nope.*valid"):
-        load_caselawqa(write_eightk(tmp_path / "e"), "test", tasks=["sc_nope"])
+        load_caselawqa(write_eightk(tmp_path / "e"), "test", subtasks=["sc_nope"])
     with pytest.raises(BaselinesError, match="sc_nope.*valid"):
-        load_caselawqa(write_lawma_tasks(tmp_path / "l"), "test", tasks=["sc_nope"])
+        load_caselawqa(write_lawma_tasks(tmp_path / "l"), "test", subtasks=["sc_nope"])
 
 
 def _rewrite(path, change):
@@ -119,7 +119,7 @@ def test_no_layout(tmp_path):
 def test_download_offline_env(tmp_path, monkeypatch):
     import huggingface_hub
 
-    from baselines.core.download import download_caselawqa
+    from baselines.tasks.caselawqa.download import download_caselawqa
 
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda *a, **k: pytest.fail("touched the network"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -130,7 +130,7 @@ def test_download_offline_env(tmp_path, monkeypatch):
 def test_download_connection_error(tmp_path, monkeypatch):
     import huggingface_hub
 
-    from baselines.core.download import download_caselawqa
+    from baselines.tasks.caselawqa.download import download_caselawqa
 
     def unreachable(*args, **kwargs):
         raise ConnectionError("Failed to resolve 'huggingface.co'")

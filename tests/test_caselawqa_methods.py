@@ -44,11 +44,11 @@ def test_linear_learns_and_falls_back(tmp_path):
 
 def test_linear_on_a_task_subset_and_unknown_task(tmp_path):
     root = write_normalized(tmp_path)
-    run.train("caselawqa", "linear", root, overrides=SMALL, load_options={"tasks": ["sc_direction"]})
+    run.train("caselawqa", "linear", root, overrides=SMALL, load_options={"subtasks": ["sc_direction"]})
     with pytest.raises(BaselinesError, match="no trained head for task.*sc_state"):
-        run.evaluate("caselawqa", "linear", root, load_options={"tasks": ["sc_state"]})
+        run.evaluate("caselawqa", "linear", root, load_options={"subtasks": ["sc_state"]})
     with pytest.raises(BaselinesError, match="unknown CaselawQA task"):
-        run.evaluate("caselawqa", "linear", root, load_options={"tasks": ["sc_bogus"]})
+        run.evaluate("caselawqa", "linear", root, load_options={"subtasks": ["sc_bogus"]})
 
 
 def test_linear_through_a_dask_cluster(tmp_path):
@@ -78,21 +78,21 @@ def test_score_raw_outputs_with_partial_coverage(tmp_path):
         for item in items[: len(items) // 2]:
             handle.write(json.dumps({"id": item.id, "raw": f"Answer: {item.labels[item.answer[0]]}"}) + "\n")
     with pytest.raises(BaselinesError, match="have no prediction"):
-        run.score_file("caselawqa", path, root)
-    result, _ = run.score_file("caselawqa", path, root, missing="skip")
+        run.score("caselawqa", path, root)
+    result, _ = run.score("caselawqa", path, root, missing="skip")
     assert result.missing == len(items) - len(items) // 2 and result.metrics["accuracy"] == 1.0
 
 
 @pytest.mark.realdata
 @pytest.mark.slow
 def test_linear_beats_majority_on_real_tasks(data_dir):
-    tasks = {"tasks": ["sc_partywinning", "sc_issuearea"]}
+    tasks = {"subtasks": ["sc_partywinning", "sc_issuearea"]}
     fast = {"ngram_max": 1, "n_features": 2 ** 18, "Cs": [0.3, 1.0], "class_weights": [None], "k_features": 20000}
     run.train("caselawqa", "majority", data_dir, load_options=tasks)
     run.train("caselawqa", "linear", data_dir, overrides=fast, load_options=tasks)
     floor, _ = run.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
     linear, _ = run.evaluate("caselawqa", "linear", data_dir, load_options=tasks)
-    for task in tasks["tasks"]:
+    for task in tasks["subtasks"]:
         assert linear.per_group[task]["accuracy"] > floor.per_group[task]["accuracy"]
     assert linear.metrics["mean_task_accuracy"] > floor.metrics["mean_task_accuracy"]
 

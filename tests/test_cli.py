@@ -83,14 +83,16 @@ def test_score_raw_llm_file_and_bad_predictions(tmp_path):
     saved = json.loads((tmp_path / "results" / "scalr" / "my-llm" / "test" / "results.json").read_text())
     assert saved["metrics"]["accuracy"] == 1.0 and saved["coverage"] == 1.0
     assert saved["meta"]["method"] == "external" and "peak_memory_mib" in saved["meta"]
-    assert saved["kind"] == "llm" and saved["variant"]["split"] == "test" and len(saved["variant"]["references"]) == 16
+    assert saved["producer"] == "llm" and saved["variant"]["split"] == "test" and len(saved["variant"]["references"]) == 16
     assert not (tmp_path / "models").exists()  # results never go into model folders
 
     result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm")
     assert result.exit_code == 2 and "already holds a scored run" in result.output and "--force" in result.output
-    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm", "--force", "--kind", "other")
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm", "--force", "--producer", "other")
     assert result.exit_code == 0, result.output
-    assert run_results("scalr", "my-llm")["kind"] == "other"
+    assert run_results("scalr", "my-llm")["producer"] == "other"
+    result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm", "--force", "--kind", "ours")
+    assert result.exit_code == 0 and run_results("scalr", "my-llm")["producer"] == "ours"  # --kind: its old name
     for bad in ("../../x", "a/b", ".."):
         result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", bad)
         assert result.exit_code == 2 and "not a plain name" in result.output, bad
@@ -111,7 +113,7 @@ def test_eval_writes_results_predictions_and_config(tmp_path):
     assert result.exit_code == 0, result.output
     folder = tmp_path / "results" / "scalr" / "tfidf" / "test"
     saved = json.loads((folder / "results.json").read_text())
-    assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1 and saved["kind"] == "ours"
+    assert saved["n"] == 6 and saved["meta"]["config"]["ngram_max"] == 1 and saved["producer"] == "ours"
     assert saved["meta"]["wall_seconds"] >= 0 and saved["meta"]["versions"]["scikit-learn"]
     assert len((folder / "predictions.jsonl").read_text().splitlines()) == 6
     assert not list(folder.parent.glob("*.tmp")) and not list(folder.parent.glob(".*"))
@@ -169,7 +171,7 @@ def test_majority_needs_training_or_cv(tmp_path):
 def test_options_that_do_not_apply_are_errors(tmp_path):
     data = scalr_dir(tmp_path)
     result = run("eval", "scalr", "--tasks", "x", "--data-dir", str(data))
-    assert result.exit_code == 2 and "scalr takes no --tasks option" in result.output
+    assert result.exit_code == 2 and "scalr takes no --subtasks option" in result.output  # --tasks: its old name
     result = run("eval", "scalr", "--segmenter", "rule", "--data-dir", str(data))
     assert result.exit_code == 2 and "--segmenter applies to tasks scored end to end from raw text (rr), not scalr" \
         in result.output
@@ -225,7 +227,7 @@ def test_bad_set_values_exit_2_with_one_line(pair, message, tmp_path):
 
 
 def test_a_named_config_brings_its_method():
-    from baselines.core.config import method_of_config
+    from baselines.methods.configs import method_of_config
 
     assert method_of_config("scalr", "learned-lexical") == "learned"
     assert method_of_config("scalr", "tfidf-least") == "tfidf"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from baselines.cli import app
 from baselines.comparison.leaderboard import compare
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.comparison.render import breakdowns, to_markdown, write_files
 from baselines.core.records import Reference
 from baselines.core.paths import results_root
@@ -35,9 +35,9 @@ def write_system(task_name: str, name: str, refs: list[Reference], right: set[in
             continue
         wrong = next(label for label in ref.labels if label not in ref.gold)
         predictions.append({"id": ref.id, "prediction": ref.gold[0] if k in right else wrong})
-    result, samples = score(task, predictions, refs, system=name, split=task.eval_split, missing=missing)
+    result, samples = score_predictions(task, predictions, refs, system=name, split=task.eval_split, missing=missing)
     result.meta = {"method": "external" if external else name, "command": f"make {name}"}
-    result.kind = "llm" if external else "ours"
+    result.producer = "llm" if external else "ours"
     variant = Variant(split=task.eval_split, references=references_digest(refs))
     result.variant = variant.to_dict()
     folder = results_root() / task_name / name / variant.slug()
@@ -100,6 +100,17 @@ def test_disjoint_systems_are_not_compared():
     report = compare("scalr")
     assert "b" not in report.paired and [s.name for s in report.systems] == ["a"]
     assert any("left out b: scored on other references" in note for note in report.notes)
+
+
+def test_results_files_of_earlier_releases_name_their_producer_kind():
+    refs = scalr_refs(5)
+    write_system("scalr", "a", refs, {0, 1})
+    folder = write_system("scalr", "old", refs, {0}, external=True)
+    result = json.loads((folder / "results.json").read_text())
+    result["kind"] = result.pop("producer")  # as an earlier release wrote it
+    (folder / "results.json").write_text(json.dumps(result))
+    report = compare("scalr")
+    assert {s.name: s.producer for s in report.systems} == {"a": "ours", "old": "llm"}
 
 
 def test_caselawqa_breakdowns_and_charts(tmp_path):
@@ -176,7 +187,7 @@ def test_runs_on_other_references_or_a_test_file_are_not_ranked_with_the_split()
     write_system("scalr", "tfidf", refs, set(range(4)))
     write_system("scalr", "subset", refs[:6], set(range(6)))  # scored on other references
     task = get_task("scalr")
-    result, samples = score(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs, system="own")
+    result, samples = score_predictions(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs, system="own")
     variant = Variant(split=None, references=references_digest(refs), test_file="train.jsonl")
     result.variant, result.meta = variant.to_dict(), {"method": "own"}
     write_run(results_root() / "scalr" / "own" / variant.slug(), result.to_dict(), samples, None)
@@ -220,7 +231,7 @@ def test_cross_validated_runs_are_listed_with_their_folds():
     write_system("scalr", "tfidf", refs, set(range(4)))
     task = get_task("scalr")
     predictions = [{"id": ref.id, "prediction": ref.gold[0]} for ref in refs]
-    result, samples = score(task, predictions, refs, system="tfidf", split="test-cv5")
+    result, samples = score_predictions(task, predictions, refs, system="tfidf", split="test-cv5")
     result.meta = {"method": "tfidf", "command": "cv"}
     variant = Variant(split="test", references=references_digest(refs), cv=5, seed=0)
     result.variant = variant.to_dict()

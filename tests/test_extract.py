@@ -56,7 +56,7 @@ def test_label_names_for_rhetorical_roles():
 
 # Extractor v2: one table of phrasings in the styles of several model families, one table of traps.
 
-from baselines.evaluation.scoring import answer_and_rule, score  # noqa: E402
+from baselines.evaluation.scoring import answer_and_rule, score_predictions  # noqa: E402
 from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule  # noqa: E402
 from baselines.core.records import ChoiceItem, Reference  # noqa: E402
 from baselines.registry import get_task  # noqa: E402
@@ -212,10 +212,10 @@ def test_samples_record_the_rule_for_raw_text_and_results_the_extractor_version(
     holdings = tuple(f"holding {letter}" for letter in "vwxyz")
     references = [Reference(id=str(k), gold=("1",), labels=tuple(SCALR_LABELS), choices=holdings) for k in range(3)]
     rows = [{"id": "0", "raw": "The final answer is B"}, {"id": "1", "raw": "holding w."}, {"id": "2", "raw": "A or B"}]
-    result, samples = score(get_task("scalr"), rows, references, replicates=50)
+    result, samples = score_predictions(get_task("scalr"), rows, references, replicates=50)
     assert [(s["answer"], s["rule"]) for s in samples] == [("1", "final_answer"), ("1", "choice_text"),
                                                            (None, "ending:several")]
     assert result.to_dict()["extractor_version"] == EXTRACTOR_VERSION
-    _, verbatim = score(get_task("scalr"), [{"id": "0", "prediction": "1"}], references[:1], replicates=50)
+    _, verbatim = score_predictions(get_task("scalr"), [{"id": "0", "prediction": "1"}], references[:1], replicates=50)
     assert "rule" not in verbatim[0] and verbatim[0]["answer"] == "1"
     assert answer_and_rule({"raw": "(B)"}, references[0], get_task("scalr").aliases) == ("1", "whole")

@@ -14,7 +14,7 @@ from baselines.tasks.caselawqa import lawma as lawma_responses
 from baselines.runs import run
 from baselines.cli import app
 from baselines.core.errors import BaselinesError, DataError
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.tasks.caselawqa.lawma import join_summary, read_lawma_responses
 from baselines.core.records import ChoiceItem, letter_labels
 from baselines.registry import get_task
@@ -144,7 +144,7 @@ def test_scored_by_the_common_evaluator_raw_miss_lowers_coverage(model):
     task = get_task("caselawqa")
     predictions, _ = read_lawma_responses(model, records())
     references = task.references([r for r in records() if r.meta["cap_case_id"] is not None])
-    result, samples = score(task, predictions, references, system="some-model", split="test")
+    result, samples = score_predictions(task, predictions, references, system="some-model", split="test")
     answers = {s["id"]: s["answer"] for s in samples}
     assert answers["sc_state/1990-004"] is None  # nothing the extractor accepts: the model's miss
     assert result.coverage == pytest.approx(4 / 5)
@@ -158,7 +158,7 @@ def test_raw_fallback_goes_through_the_extractor(tmp_path):
     predictions, report = read_lawma_responses(folder, records())
     task = get_task("caselawqa")
     refs = task.references(records()[:1])
-    _, samples = score(task, predictions, refs)
+    _, samples = score_predictions(task, predictions, refs)
     assert report["mapped"]["raw"] == 1 and samples[0]["answer"] == "B"
 
 
@@ -255,7 +255,7 @@ def test_loader_carries_the_cap_case_id(tmp_path):
 
 def test_score_file_names_the_system_after_the_folder_and_keeps_the_join(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
-    result, folder = run.score_file("caselawqa", model, data, fmt="lawma", missing="wrong")
+    result, folder = run.score("caselawqa", model, data, fmt="lawma", missing="wrong")
     assert result.system == "some-model" and "some-model" in str(folder)
     assert result.meta["join"]["joined"] == 5 and result.meta["join"]["no_case"] == 1
     assert result.missing == 1  # sc_direction/1990-003 has no CAP id, so no response can reach it
@@ -263,7 +263,7 @@ def test_score_file_names_the_system_after_the_folder_and_keeps_the_join(tmp_pat
 
 def test_score_file_with_tasks_skips_other_files(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
-    result, _ = run.score_file("caselawqa", model, data, fmt="lawma", load_options={"tasks": ["sc_state"]})
+    result, _ = run.score("caselawqa", model, data, fmt="lawma", load_options={"subtasks": ["sc_state"]})
     assert set(result.per_group) == {"sc_state"} and result.meta["join"]["skipped_files"] == {"sc_direction": 3}
 
 
@@ -271,7 +271,7 @@ def test_score_file_writes_nothing_on_bad_input(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
     (model / "sc_state.json").write_text(json.dumps(_no_logprobs(), ensure_ascii=False), encoding="utf-8")
     with pytest.raises(DataError, match=r"sc_state.json: item \[1\]"):
-        run.score_file("caselawqa", model, data, fmt="lawma", missing="wrong")
+        run.score("caselawqa", model, data, fmt="lawma", missing="wrong")
     assert not outputs.exists() or not any(p.is_file() for p in outputs.rglob("*"))
 
 
@@ -305,7 +305,7 @@ PUBLISHED = {  # mean of per-task accuracies on our 5,039 test examples, compute
 def test_released_responses_reproduce_the_reconstruction(data_dir, outputs, system):
     mean, tasks, n = PUBLISHED[system]
     folder = data_dir / "caselawqa" / "lawma-model-responses" / system
-    result, _ = run.score_file("caselawqa", folder, data_dir, fmt="lawma", missing="skip")
+    result, _ = run.score("caselawqa", folder, data_dir, fmt="lawma", missing="skip")
     assert result.metrics["mean_task_accuracy"] == pytest.approx(mean, abs=0.005)
     assert (len(result.per_group), result.n, result.coverage) == (tasks, n, 1.0)
     assert result.missing == 5039 - n and result.system == system

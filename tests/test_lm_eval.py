@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from baselines.cli import app
 from baselines.core.errors import BaselinesError, DataError
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.evaluation.harness_logs import rows_from_lm_eval
 from baselines.evaluation.predictions import load_predictions
 from baselines.core.records import Reference
@@ -100,10 +100,10 @@ def test_loglikelihood_samples_map_the_best_choice_to_the_label_at_its_position(
     assert rows_from_lm_eval(numbered(rows), Path("x")) == [
         {"id": "0", "choice": 2, "n_choices": 5, "continuation": "holding 0.2"}]
     refs = [Reference(id="0", gold=("2",), labels=("0", "1", "2", "3", "4"))]
-    result, samples = score(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 5}], refs)
+    result, samples = score_predictions(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 5}], refs)
     assert samples[0]["answer"] == "2" and result.metrics["accuracy"] == 1.0
     with pytest.raises(BaselinesError, match="4 choices but the item has 5"):
-        score(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 4}], refs)
+        score_predictions(get_task("scalr"), [{"id": "0", "choice": 2, "n_choices": 4}], refs)
 
 
 @pytest.mark.parametrize("logprobs", [
@@ -113,7 +113,7 @@ def test_nan_or_tied_loglikelihoods_are_no_answer(logprobs, strings):
     rows = rows_from_lm_eval(numbered([choice_sample(0, QUESTIONS[0], logprobs, strings)]), Path("x"))
     assert rows == [{"id": "0", "choice": None, "n_choices": 5, "continuation": None}]
     refs = [Reference(id="0", gold=("0",), labels=("0", "1", "2", "3", "4"))]
-    result, samples = score(get_task("scalr"), rows, refs, replicates=20)
+    result, samples = score_predictions(get_task("scalr"), rows, refs, replicates=20)
     assert samples[0]["answer"] is None and result.coverage == 0.0 and result.metrics["accuracy"] == 0.0
 
 
@@ -177,5 +177,5 @@ def test_choices_scored_as_label_text_map_by_text():
     (row,) = rows_from_lm_eval(numbered([sample]), Path("x"))
     assert row["continuation"] == "A"
     refs = [Reference(id="sc_x/1", gold=("A",), labels=("A", "B", "C", "D"))]  # counts differ: text decides
-    result, samples = score(get_task("caselawqa"), [row], refs)
+    result, samples = score_predictions(get_task("caselawqa"), [row], refs)
     assert samples[0]["answer"] == "A" and result.metrics["accuracy"] == 1.0

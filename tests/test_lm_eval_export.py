@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 from baselines.cli import app
 from baselines.core.errors import BaselinesError, DataError
 from baselines.export.lm_eval import export_lm_eval
-from baselines.export.prompts import caselawqa_document, rr_documents
+from baselines.tasks.caselawqa.prompts import caselawqa_document
+from baselines.tasks.rr.prompts import rr_documents
 from baselines.evaluation.predictions import load_predictions
-from baselines.runs.run import load_split, score_file
+from baselines.runs.run import load_split, score
 from baselines.registry import get_task
 from caselawqa_fixtures import write_lawma_tasks, write_normalized
 
@@ -107,13 +108,13 @@ def test_scalr_both_variants_scored_from_the_harness_logs(tmp_path, offline):
     run_harness(export.folder, ["scalr_generate"], ScriptedLM(texts=texts), tmp_path / "gen")
     [log] = samples_files(tmp_path / "gen")
     assert log.name.startswith("samples_scalr_generate_")
-    result, _ = score_file("scalr", log, data, name="scripted-generate")
+    result, _ = score("scalr", log, data, name="scripted-generate")
     assert result.n == 6 and result.metrics["accuracy"] == pytest.approx(3 / 6)
     assert result.coverage == pytest.approx(5 / 6)
 
     picks = {str(k): (k % 5 if k < 4 else (k + 1) % 5) for k in range(6)}  # ids 4, 5 pick a wrong holding
     run_harness(export.folder, ["scalr_mc"], ScriptedLM(picks=picks), tmp_path / "mc")
-    result, _ = score_file("scalr", tmp_path / "mc", data, name="scripted-mc")  # the output folder
+    result, _ = score("scalr", tmp_path / "mc", data, name="scripted-mc")  # the output folder
     assert result.metrics["accuracy"] == pytest.approx(4 / 6) and result.coverage == 1.0
 
     (tmp_path / "gen" / "mc").mkdir()  # generations and scored choices in one folder
@@ -143,7 +144,7 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     data = write_normalized(tmp_path / "data")
     chosen = ["sc_authority", "sc_direction", "sc_state"]
     export = export_lm_eval("caselawqa", data, tmp_path / "export", max_chars=300,
-                            load_options={"tasks": chosen})
+                            load_options={"subtasks": chosen})
     assert list(export.groups) == ["caselawqa", "caselawqa_mc"] and len(export.groups["caselawqa"]) == 3
     assert "caselawqa_mc_sc_direction" in export.tasks
     assert "caselawqa_mc_sc_state" not in export.tasks  # numbered labels: no multiple-choice variant
@@ -153,7 +154,7 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     run_harness(export.folder, ["caselawqa"], ScriptedLM(texts=texts), tmp_path / "runs")
     assert [f.name.rsplit("_", 1)[0] for f in samples_files(tmp_path / "runs")] == [
         f"samples_caselawqa_{name}" for name in chosen]
-    result, _ = score_file("caselawqa", tmp_path / "runs", data, load_options={"tasks": chosen}, name="scripted")
+    result, _ = score("caselawqa", tmp_path / "runs", data, load_options={"subtasks": chosen}, name="scripted")
     per_task = {name: sum(rights) / len(rights) for name, rights in outcomes.items()}
     assert result.n == len(documents) == 36
     assert result.metrics["mean_task_accuracy"] == pytest.approx(sum(per_task.values()) / 3)
@@ -165,7 +166,7 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     picks = {doc["id"]: doc["gold_indexes"][-1] if int(doc["case_id"][-3:]) % 2 else
              next(k for k in range(len(doc["labels"])) if k not in doc["gold_indexes"]) for doc in mc}  # even: wrong
     run_harness(export.folder, ["caselawqa_mc"], ScriptedLM(picks=picks), tmp_path / "mc")
-    result, _ = score_file("caselawqa", tmp_path / "mc", data, missing="skip", name="scripted-mc")
+    result, _ = score("caselawqa", tmp_path / "mc", data, missing="skip", name="scripted-mc")
     odd = {name: [int(d["case_id"][-3:]) % 2 == 1 for d in mc if d["task"] == name]
            for name in ("sc_authority", "sc_direction")}
     assert result.metrics["mean_task_accuracy"] == pytest.approx(sum(sum(v) / len(v) for v in odd.values()) / 2)
@@ -214,7 +215,7 @@ def test_rr_sentences_scored_from_the_harness_log(tmp_path, offline):
         answered += k % 5 != 4
     run_harness(export.folder, ["rr_generate"], ScriptedLM(texts=texts), tmp_path / "runs")
     [log] = samples_files(tmp_path / "runs")
-    result, _ = score_file("rr", log, data, name="scripted")
+    result, _ = score("rr", log, data, name="scripted")
     assert result.n == 16 and result.metrics["accuracy"] == pytest.approx(right / 16)
     assert result.coverage == pytest.approx(answered / 16)
 
@@ -227,7 +228,7 @@ def test_real_scalr_questions_through_the_harness(tmp_path, offline, data_dir):
     picks = {doc["id"]: doc["gold_indexes"][0] if k % 4 else (doc["gold_indexes"][0] + 1) % 5
              for k, doc in enumerate(documents)}  # every fourth question answered wrong
     run_harness(export.folder, ["scalr_mc"], ScriptedLM(picks=picks), tmp_path / "runs")
-    result, _ = score_file("scalr", tmp_path / "runs", data_dir, name="scripted")
+    result, _ = score("scalr", tmp_path / "runs", data_dir, name="scripted")
     wrong = len(range(0, len(documents), 4))
     assert result.metrics["accuracy"] == pytest.approx(1 - wrong / len(documents)) and result.coverage == 1.0
 

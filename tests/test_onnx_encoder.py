@@ -76,7 +76,7 @@ def test_unknown_backend_is_refused_by_methods(shared_cache):
 def test_corrupted_export_is_exported_again(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
     onnx_encoder.exported_session(None, "onnx")
-    model = onnx_encoder.model_folder(None, "onnx") / "model.onnx"
+    model = onnx_encoder.onnx_export_folder(None, "onnx") / "model.onnx"
     model.write_bytes(model.read_bytes()[:5000])  # a truncated file onnxruntime cannot load
     session = onnx_encoder.exported_session(None, "onnx")
     assert "unloadable" in caplog.text and model.stat().st_size > 1_000_000
@@ -92,7 +92,7 @@ def test_missing_onnxruntime_says_how_to_install(monkeypatch, tmp_path):
     assert not (tmp_path / "onnx").exists()
 
 
-def test_benchmark_encoders_command(shared_cache, data_dir, tmp_path):
+def test_speed_encoders_command(shared_cache, data_dir, tmp_path):
     import json
 
     from typer.testing import CliRunner
@@ -101,7 +101,7 @@ def test_benchmark_encoders_command(shared_cache, data_dir, tmp_path):
 
     out = tmp_path / "bench.json"
     encodings = set((shared_cache / "encodings").glob("*"))
-    result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(data_dir), "--n", "40",
+    result = CliRunner().invoke(app, ["speed", "encoders", "--data-dir", str(data_dir), "--n", "40",
                                       "--repeats", "2", "--out", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
@@ -109,32 +109,33 @@ def test_benchmark_encoders_command(shared_cache, data_dir, tmp_path):
     assert report["backends"]["onnx"]["cosine_to_torch"]["min"] > 0.999
     speed = report["backends"]["onnx-int8"]["texts_per_s"]
     assert 0 < speed["min"] <= speed["median"] <= speed["max"]
-    assert set((shared_cache / "encodings").glob("*")) == encodings  # the benchmark bypasses the encoding cache
+    assert set((shared_cache / "encodings").glob("*")) == encodings  # the speed test bypasses the encoding cache
 
 
-def test_benchmark_refuses_bad_counts(tmp_path):
+def test_speed_refuses_bad_counts(tmp_path):
     from typer.testing import CliRunner
 
     from baselines.cli import app
 
-    result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(tmp_path), "--n", "0"])
+    result = CliRunner().invoke(app, ["benchmark", "encoders", "--data-dir", str(tmp_path), "--n", "0"])  # old name
     assert result.exit_code == 2 and "at least 1" in result.output
 
 
-def test_benchmark_on_caselawqa_chunks(shared_cache, data_dir):
-    from baselines.encoders.speed import benchmark_encoders, caselawqa_chunks, render_benchmark
+def test_speed_on_caselawqa_chunks(shared_cache, data_dir):
+    from baselines.encoders.speed import encoder_speed, render_speed
+    from baselines.tasks.caselawqa.speed import opinion_chunk_texts
 
-    chunks = caselawqa_chunks(data_dir, 12)
+    chunks = opinion_chunk_texts(data_dir, 12)
     assert len(chunks) == 12 and all(len(c.split()) <= 96 for c in chunks) and len(set(chunks)) == 12
-    report = benchmark_encoders(data_dir, n=12, repeats=1, backends=("onnx",), corpus="caselawqa")
+    report = encoder_speed(data_dir, n=12, repeats=1, backends=("onnx",), task="caselawqa")
     assert report["texts"] == "caselawqa" and report["max_seq_length"] == 128  # as embed-linear encodes them
     assert report["backends"]["onnx"]["cosine_to_torch"]["min"] > 0.999
-    assert "12 CaselawQA opinion chunks" in render_benchmark(report)
-    with pytest.raises(BaselinesError, match="rr, caselawqa"):
-        benchmark_encoders(data_dir, n=12, corpus="scalr")
+    assert "12 CaselawQA opinion chunks" in render_speed(report)
+    with pytest.raises(BaselinesError, match="caselawqa, rr"):
+        encoder_speed(data_dir, n=12, task="scalr")
 
 
-def test_model_folder_carries_its_exported_encoder(shared_cache, tmp_path):
+def test_onnx_export_folder_carries_its_exported_encoder(shared_cache, tmp_path):
     """A model saved with an onnx backend predicts from a cache that never exported the encoder."""
     import shutil
 
@@ -145,7 +146,7 @@ def test_model_folder_carries_its_exported_encoder(shared_cache, tmp_path):
     assert chooser.encode_backend == "auto"  # the default: int8 for MiniLM
     chooser.save(tmp_path / "embed")
     bundled = list((tmp_path / "embed" / "encoders").glob("*/model.onnx"))
-    exported = onnx_encoder.model_folder(None, "onnx-int8")
+    exported = onnx_encoder.onnx_export_folder(None, "onnx-int8")
     assert [b.parent.name for b in bundled] == [exported.name]
     before = onnx_encoder.load_onnx_encoder(None, "onnx-int8").encode(TEXTS[:3])
     shutil.rmtree(exported)
@@ -205,7 +206,7 @@ def test_install_keeps_a_folder_another_process_finished_and_replaces_a_stale_on
 def test_a_cache_that_cannot_take_the_bundled_encoder_is_reported_not_fatal(tmp_path, monkeypatch, caplog):
     from baselines.encoders import bundle as encoder_bundle
 
-    bundled = tmp_path / "model" / "encoders" / onnx_encoder.model_folder(None, "onnx-int8").name
+    bundled = tmp_path / "model" / "encoders" / onnx_encoder.onnx_export_folder(None, "onnx-int8").name
     bundled.mkdir(parents=True)
     (bundled / "model.onnx").write_bytes(b"x")
     monkeypatch.setenv("BASELINES_CACHE", str(tmp_path / "cache"))
@@ -224,7 +225,7 @@ def test_auto_chooses_int8_for_minilm_and_records_the_concrete_backend(shared_ca
     from baselines.runs.run import build_method
 
     assert onnx_encoder.resolve_backend([None], "auto") == "onnx-int8"
-    record = json.loads((onnx_encoder.model_folder(None, "onnx-int8") / "export.json").read_text())
+    record = json.loads((onnx_encoder.onnx_export_folder(None, "onnx-int8") / "export.json").read_text())
     assert record["fidelity"]["mean"] >= onnx_encoder.FIDELITY and record["fidelity"]["texts"] == 24
     assert build_method("scalr", "embed").encode_backend == "onnx-int8"  # what config.json will say
     assert EncodingCache(None, backend="auto").folder == EncodingCache(None, backend="onnx-int8").folder
@@ -235,7 +236,7 @@ def test_auto_falls_back_to_fp32_where_int8_is_lossy(tmp_path, monkeypatch, capl
     import json
 
     monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
-    folder = onnx_encoder.model_folder(None, "onnx-int8")
+    folder = onnx_encoder.onnx_export_folder(None, "onnx-int8")
     folder.mkdir(parents=True)
     (folder / "model.onnx").write_bytes(b"not read")
     (folder / "export.json").write_text(json.dumps({"fidelity": {"mean": 0.858, "min": 0.69, "texts": 24}}))

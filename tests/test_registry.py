@@ -8,18 +8,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from baselines.core.config import config_variants, resolve_config
+from baselines.core.config import resolve_config
+from baselines.methods.configs import config_variants
 from baselines.core.errors import BaselinesError
 from baselines.core.lazy import import_object, lazy_function
-from baselines.methods import (METHODS, REGISTRY, canonical_name, method_aliases, method_class, method_names,
-                               model_folder)
+from baselines.methods import (METHODS, canonical_name, method_aliases, method_class, method_names,
+                               saved_model_folder)
 from baselines.methods.base import Method
-from baselines.registry import TASKS, get_task
+from baselines.registry import METHOD_REGISTRY, TASKS, get_task
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
-@pytest.mark.parametrize("entry", REGISTRY, ids=lambda e: f"{e.task}:{e.name}")
+@pytest.mark.parametrize("entry", METHOD_REGISTRY, ids=lambda e: f"{e.task}:{e.name}")
 def test_each_class_takes_its_task_and_name_from_its_entry(entry):
     klass = method_class(entry.task, entry.name)
     assert (klass.task, klass.name) == (entry.task, entry.name)
@@ -29,7 +30,7 @@ def test_each_class_takes_its_task_and_name_from_its_entry(entry):
 
 
 def test_names_are_kebab_case_and_old_names_stay_aliases():
-    for entry in REGISTRY:
+    for entry in METHOD_REGISTRY:
         assert "_" not in entry.name, entry
     assert method_aliases("rr", "bilstm-crf") == ("bilstm_crf",)
     assert method_aliases("rr", "tfidf-logreg") == ("tfidf_logreg",)
@@ -84,14 +85,15 @@ def test_an_unrelated_name_gets_no_suggestion():
 def test_a_folder_saved_under_either_spelling_is_found(tmp_path):
     old = tmp_path / "rr" / "bilstm_crf"
     old.mkdir(parents=True)
-    assert model_folder(tmp_path, "rr", "bilstm-crf") == old
-    assert model_folder(tmp_path, "rr", "bilstm_crf") == old
+    assert saved_model_folder(tmp_path, "rr", "bilstm-crf") == old
+    assert saved_model_folder(tmp_path, "rr", "bilstm_crf") == old
     (tmp_path / "rr" / "tfidf-logreg-small").mkdir()
-    assert model_folder(tmp_path, "rr", "tfidf_logreg-small") == tmp_path / "rr" / "tfidf-logreg-small"
-    assert model_folder(tmp_path, "rr", "majority") == tmp_path / "rr" / "majority"  # none exists: the asked one
+    assert saved_model_folder(tmp_path, "rr", "tfidf_logreg-small") == tmp_path / "rr" / "tfidf-logreg-small"
+    assert saved_model_folder(tmp_path, "rr", "majority") == tmp_path / "rr" / "majority"  # none exists: the asked one
     new = tmp_path / "rr" / "bilstm-crf"
     new.mkdir()
-    assert model_folder(tmp_path, "rr", "bilstm-crf") == new and model_folder(tmp_path, "rr", "bilstm_crf") == old
+    assert saved_model_folder(tmp_path, "rr", "bilstm-crf") == new
+    assert saved_model_folder(tmp_path, "rr", "bilstm_crf") == old
 
 
 def test_a_model_saved_under_the_old_name_loads(tmp_path):
@@ -102,7 +104,7 @@ def test_a_model_saved_under_the_old_name_loads(tmp_path):
                                                     "class": "baselines.tasks.rr.simple:RRMajority"}))
     (folder / "state.json").write_text(json.dumps({"labels": ["FAC", "RPC"], "answer": "FAC",
                                                    "counts": {"FAC": 3, "RPC": 1}}))
-    method = Method.load(model_folder(tmp_path, "rr", "majority"))
+    method = Method.load(saved_model_folder(tmp_path, "rr", "majority"))
     assert method.answer() == "FAC" and method.labels_ == ("FAC", "RPC")
     (folder / "config.json").write_text(json.dumps({"params": {}, "class": "baselines.methods.gone:Nothing"}))
     with pytest.raises(BaselinesError, match="names the class 'baselines.methods.gone:Nothing'"):

@@ -323,7 +323,7 @@ def test_missing_benchmark_in_a_given_folder_names_the_destination(tmp_path, hom
 
 
 def test_download_flag_fetches_into_the_data_home_and_continues(home, monkeypatch):
-    import baselines.core.download as download
+    import baselines.tasks.scalr.download as download
 
     calls = []
     monkeypatch.setattr(download, "download_scalr", fake_scalr_download(calls))
@@ -335,7 +335,7 @@ def test_download_flag_fetches_into_the_data_home_and_continues(home, monkeypatc
 
 
 def test_data_download_defaults_to_the_data_home(home, monkeypatch):
-    import baselines.core.download as download
+    import baselines.tasks.scalr.download as download
 
     calls = []
     monkeypatch.setattr(download, "download_scalr", fake_scalr_download(calls))

@@ -62,6 +62,18 @@ def test_training_without_validation_documents_keeps_the_best_training_loss():
     history = train_tagger(model, Sequences(xs, ys), TrainingSettings(max_epochs=3, patience=3), seed=0)
     assert len(history) == 3 and min(e["loss"] for e in history) > 1.0  # the scores were all below -1
 
+def test_long_documents_are_cut_into_consecutive_pieces_in_document_order():
+    from baselines.tasks.rr.common import cut_sequences, label_ids
+
+    docs = [doc("long", [(f"Sentence {k}.", "FAC") for k in range(5)]), doc("short", [("A.", "RPC"), ("B.", None)])]
+    ys = label_ids(docs, ("FAC", "RATIO", "RPC"))
+    assert [y.tolist() for y in ys] == [[0] * 5, [2, -1]]
+    xs = [np.arange(5.0)[:, None], np.arange(10.0, 12.0)[:, None]]
+    pieces, labels = cut_sequences(xs, ys, 2)
+    assert [p.ravel().tolist() for p in pieces] == [[0, 1], [2, 3], [4], [10, 11]]
+    assert [y.tolist() for y in labels] == [[0, 0], [0, 0], [0], [2, -1]]
+
+
 def test_ensemble_averages_emissions_and_transitions():
     torch.manual_seed(2)
     members = [BiLstmCrf(4, 3, projection=8, hidden=8, layers=1, dropout=0.0).eval() for _ in range(2)]

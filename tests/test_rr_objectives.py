@@ -124,21 +124,97 @@ def test_weight_average_is_the_mean_of_the_points_in_each_entrys_dtype():
     assert torch.equal(layer.weight, points[-1]["weight"])  # averaging reads the module, never writes it
 
 
+class ToyEncoder(torch.nn.Module):
+    """Stands in for the tuned encoder: one trainable top layer over the mean of a sentence's token states."""
+
+    dimension = 4
+
+    def __init__(self):
+        super().__init__()
+        self.top = torch.nn.ModuleList([torch.nn.Linear(4, 4)])
+
+    def pooled(self, states: list[torch.Tensor]) -> torch.Tensor:
+        return self.top[0](torch.stack([s.float().mean(0) for s in states]))
+
+
+def toy_encoded(n_docs: int, rng) -> "EncodedDocuments":
+    from baselines.tasks.rr.joint_training import EncodedDocuments
+
+    states = [[torch.from_numpy(rng.normal(size=(3, 4)).astype(np.float32)) for _ in range(5)] for _ in range(n_docs)]
+    return EncodedDocuments(states, [np.zeros((5, 0), dtype=np.float32)] * n_docs,
+                            [rng.integers(0, 3, size=5).astype(np.int64) for _ in range(n_docs)])
+
+
+def tuned_with_scores(monkeypatch, scores: list[float], average_from: int, with_validation: bool = True):
+    """tune_jointly over toy documents for 3 epochs, validation scores replaced by `scores` in call order:
+    (its result, the encoder and tagger, their weights at every validation, the weights they end with)."""
+    from baselines.tasks.rr import joint_training
+    from baselines.tasks.rr.joint_training import EncodedDocuments, JointSettings, tune_jointly
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    encoder, tagger = ToyEncoder(), new_tagger(4, 3, NetworkShape(projection=8, hidden=8, dropout=0.0))
+    scored, remaining = [], iter(scores)
+
+    def scripted_score(encoder, tagger, val, settings):
+        scored.append(weights_of(encoder, tagger))
+        return next(remaining)
+
+    monkeypatch.setattr(joint_training, "_score", scripted_score)
+    settings = JointSettings(tune_epochs=3, encoder_lr=0.05, tagger_lr=0.05, tune_average_from=average_from,
+                             tune_schedule="constant", piece_len=2, batch_pieces=2, rare_weight=0.0,
+                             predict_batch_docs=4, seed=0)
+    val = toy_encoded(1, rng) if with_validation else EncodedDocuments([], [], [])
+    result = tune_jointly(encoder, tagger, toy_encoded(3, rng), val, settings, progress=False)
+    assert next(remaining, None) is None, "every scripted score is used"
+    return result, scored, weights_of(encoder, tagger)
+
+
+def weights_of(*modules) -> list[torch.Tensor]:
+    return [value.detach().clone() for module in modules for value in module.state_dict().values()]
+
+
+def same_weights(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
+    return all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("scores, kept", [([0.5, 0.7, 0.6, 0.65], 1), ([0.9, 0.7, 0.6, 0.65], 0)])
+def test_joint_stage_keeps_the_best_epoch_counting_the_frozen_start(monkeypatch, scores, kept):
+    result, scored, final = tuned_with_scores(monkeypatch, scores, average_from=0)
+    assert result.kept_epoch == kept
+    assert result.history == [{"epoch": 0, "val_weighted_f1": scores[0]}] + [
+        {"epoch": e, "loss": result.history[e]["loss"], "val_weighted_f1": scores[e]} for e in (1, 2, 3)]
+    assert not same_weights(scored[0], scored[3])  # training moved the weights ...
+    assert same_weights(final, scored[kept])  # ... and the kept epoch's weights are restored
+
+
+def test_joint_stage_without_validation_documents_keeps_the_last_epoch(monkeypatch):
+    result, scored, final = tuned_with_scores(monkeypatch, [0.5, 0.9, 0.8, 0.1], average_from=0,
+                                              with_validation=False)
+    assert result.kept_epoch == 3 and same_weights(final, scored[3])
+
+
 @pytest.mark.parametrize("mean_score, kept", [(0.8, 0), (0.9, "mean 2-3"), (0.95, "mean 2-3")])
 def test_the_averaged_epochs_are_kept_unless_the_frozen_start_scores_higher(monkeypatch, mean_score, kept):
-    from types import SimpleNamespace
+    result, scored, final = tuned_with_scores(monkeypatch, [0.9, 0.7, 0.6, 0.65, mean_score], average_from=2)
+    assert result.kept_epoch == kept
+    assert result.history[-1] == {"epoch": "mean 2-3", "val_weighted_f1": mean_score}
+    mean = [(a + b) / 2 for a, b in zip(scored[2], scored[3])]  # the weights after epochs 2 and 3
+    assert all(torch.allclose(x, y) for x, y in zip(scored[4], mean))  # what was scored as the mean
+    assert same_weights(final, scored[0] if kept == 0 else scored[4])
 
-    from baselines.tasks.rr import joint_training as rr_joint_training
-    from baselines.tasks.rr.joint_training import Documents, WeightAverage, _averaged_or_start
 
-    encoder, tagger, average = SimpleNamespace(top=torch.nn.Linear(2, 2)), torch.nn.Linear(2, 3), WeightAverage()
-    average.add(encoder.top, tagger)
-    monkeypatch.setattr(rr_joint_training, "_score", lambda *args: mean_score)
-    start, history = (0.9, "top state", "tagger state", 0), []
-    val = Documents([[torch.zeros(1, 2)]], [np.zeros((1, 0), dtype=np.float32)], [np.zeros(1, dtype=np.int64)])
-    best = _averaged_or_start(average, "mean 2-3", encoder, tagger, val, SimpleNamespace(), start, history)
-    assert best[3] == kept and history == [{"epoch": "mean 2-3", "val_weighted_f1": mean_score}]
-    assert best == start if kept == 0 else best[0] == mean_score
+def test_the_joint_settings_are_parameters_of_the_fine_tuned_tagger():
+    import dataclasses
+
+    from baselines.methods.base import params_of
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.joint_training import JointSettings
+
+    tagger = FineTunedTagger(tune_epochs=7, piece_len=9, rare_weight=0.5)
+    settings = params_of(JointSettings, tagger)
+    assert all(getattr(settings, f.name) == getattr(tagger, f.name) for f in dataclasses.fields(JointSettings))
+    assert (settings.tune_epochs, settings.piece_len, settings.rare_weight) == (7, 9, 0.5)
 
 
 def test_tuned_tagger_weights_the_rare_roles_by_default_and_the_frozen_one_does_not():
@@ -147,7 +223,7 @@ def test_tuned_tagger_weights_the_rare_roles_by_default_and_the_frozen_one_does_
     from baselines.tasks.rr.trainer import loss_weighting
 
     ys = [np.array([0, 0, 0, 1])]
-    tuned = loss_weighting(ys, 2, FineTunedTagger())
+    tuned = loss_weighting(ys, 2, FineTunedTagger().rare_weight)
     assert tuned["rare_weight"] == 1.0
     assert tuned["class_weights"][1] > tuned["class_weights"][0]  # the rarer label counts for more
-    assert loss_weighting(ys, 2, BiLstmCrfTagger()) == {}
+    assert loss_weighting(ys, 2, BiLstmCrfTagger().rare_weight) == {}

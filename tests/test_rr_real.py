@@ -6,7 +6,7 @@ import json
 import pytest
 
 from baselines.tasks.rr.data import load_rr
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.methods.base import Method
 from baselines.tasks.rr.bilstm_crf import BiLstmCrfTagger
 from baselines.tasks.rr.simple import RRMajority
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.realdata, pytest.mark.slow]
 
 def weighted_f1(method, docs) -> float:
     task = get_task("rr")
-    result, _ = score(task, method.predict(docs, progress=False), task.references(docs), replicates=20)
+    result, _ = score_predictions(task, method.predict(docs, progress=False), task.references(docs), replicates=20)
     return result.metrics["weighted_f1"]
 
 

@@ -1,6 +1,8 @@
 """Sentence segmentation: rule-based spans, the trained senter, alignment and boundary scores."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from segmentation.rules import RuleSegmenter
@@ -90,7 +92,10 @@ def test_trained_senter_learns_from_gold_spans(tmp_path):
     segmenter, info = train_senter(corpus[:50], corpus[50:], epochs=4, width=32, depth=2, embed_size=500,
                                    batch=8, log=lambda *_: None)
     assert evaluate_segmenter(segmenter, corpus[50:])["f1"] >= 0.9
-    folder = segmenter.save(tmp_path / "senter", {"history": info["history"]})
+    folder = segmenter.save(tmp_path / "senter", {"stale": True})
+    assert segmenter.save(folder, {"history": info["history"]}) == folder  # replaces the earlier save
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["senter"]  # no temporary folder left beside it
+    assert "stale" not in json.loads((folder / "training.json").read_text())
     reloaded = TrainedSegmenter.load(folder)
     text = corpus[55][0]
     assert reloaded.segment(text) == segmenter.segment(text)
@@ -99,7 +104,7 @@ def test_trained_senter_learns_from_gold_spans(tmp_path):
 @pytest.mark.slow
 def test_segmenters_on_real_dev_slice(data_dir):
     from baselines.tasks.rr.data import load_rr
-    from segmentation.run import gold_pairs
+    from baselines.tasks.segmenter.gold import gold_pairs
 
     pairs = gold_pairs(load_rr(data_dir, "dev")[:3])
     scores = evaluate_segmenter(RuleSegmenter(), pairs)

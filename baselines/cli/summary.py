@@ -13,6 +13,7 @@ console = Console()
 def print_result(result: Result, max_rows: int = 40) -> None:
     """Headline metrics, then per-label or per-group tables when the task has them."""
     low, high = result.interval
+    task = get_task(result.task)
     table = Table(title=f"{result.task} / {result.system} / {result.split}", title_justify="left")
     for column in ("metric", "value", "95% CI"):
         table.add_column(column, justify="right" if column != "metric" else "left")
@@ -24,7 +25,7 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     table.add_row("coverage", f"{result.coverage:.4f}", "")
     if result.missing:
         table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
-    if result.missing and result.missing_policy == "skip" and get_task(result.task).kind != "segmentation":
+    if result.missing and result.missing_policy == "skip" and task.items_from_predictions is None:
         answered = round(result.coverage * result.n)  # the figures above are on the answered subset only
         table.add_row("coverage of all references", f"{answered / (result.n + result.missing):.4f}", "")
     meta = result.meta
@@ -46,9 +47,10 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
         console.print(f"{name.replace('_', ' ')}: {shown}")
     if result.per_supergroup:
-        _print_rows("per court", result.per_supergroup, ("tasks", "n", "mean_task_accuracy", "accuracy"))
+        columns = ("tasks", "n", "mean_task_accuracy", "accuracy")  # "tasks": its groups, as results files say
+        _print_rows(f"per {task.supergroup_name}", result.per_supergroup, columns)
     if result.per_group:
-        _print_rows("per task", result.per_group, ("n", "accuracy", "coverage"), max_rows)
+        _print_rows(f"per {task.group_name}", result.per_group, ("n", "accuracy", "coverage"), max_rows)
     elif result.per_label:
         _print_rows("per label", result.per_label, ("precision", "recall", "f1", "support"), max_rows)
 

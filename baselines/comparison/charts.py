@@ -1,4 +1,4 @@
-"""Charts of a comparison as PNG bytes: each system's main metric with its interval, and per-task accuracy of
+"""Charts of a comparison as PNG bytes: each system's main metric with its interval, and per-group accuracy of
 one system against the reference."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from baselines.comparison.systems import System
 
 
 def scatter_system(comparison: Comparison, name: str | None) -> System:
-    """The system plotted per task against the reference: the one named, else the best other one."""
+    """The system plotted per group against the reference: the one named, else the best other one."""
     others = [s for s in comparison.systems if s is not comparison.reference]
     if name is None:
         return others[0]
@@ -47,7 +47,7 @@ def interval_png(comparison: Comparison, partial_mark: str) -> bytes:
         low, high = system.figures["interval"]
         if low is None:  # a single resampling unit: no interval to draw
             low = high = system.value
-        colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.kind, "tab:green")
+        colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.producer, "tab:green")
         axes.errorbar(100 * system.value, y, xerr=[[100 * (system.value - low)], [100 * (high - system.value)]],
                       fmt="o", color=colour, capsize=4, markersize=6 if system is not comparison.reference else 9)
         axes.annotate(f"{100 * system.value:.1f}", (100 * system.value, y), textcoords="offset points",
@@ -62,13 +62,13 @@ def interval_png(comparison: Comparison, partial_mark: str) -> bytes:
 
 
 def scatter_png(comparison: Comparison, system: System) -> bytes:
-    """Per-task accuracy of `system` against the reference on the items both answered; area ~ task size."""
+    """Per-group accuracy of `system` against the reference on the items both answered; area ~ group size."""
     from baselines.comparison.paired import group_accuracy
 
     shared = np.intersect1d(comparison.reference.ids, system.ids)
     if len(shared) == 0:
         raise BaselinesError(f"{system.name} and {comparison.reference.name} share no item to plot")
-    tasks, n, x = group_accuracy(comparison.reference, shared)
+    groups, n, x = group_accuracy(comparison.reference, shared)
     _, _, y = group_accuracy(system, shared)
     x, y = 100 * x, 100 * y
     figure = _figure(6.5, 6.5)
@@ -77,13 +77,15 @@ def scatter_png(comparison: Comparison, system: System) -> bytes:
     axes.scatter(x, y, s=np.minimum(150, 8 + 2 * np.sqrt(n)), alpha=0.6)
     gaps = np.argsort(-np.abs(y - x))
     for rank, k in enumerate([k for k in gaps if abs(y[k] - x[k]) >= 5][:4]):
-        axes.annotate(tasks[k], (x[k], y[k]), fontsize=7, textcoords="offset points",
+        axes.annotate(groups[k], (x[k], y[k]), fontsize=7, textcoords="offset points",
                       xytext=(5, 5 if rank % 2 == 0 else -11))
     axes.set_xlim(-2, 102)
     axes.set_ylim(-2, 102)
-    axes.set_xlabel(f"{comparison.reference.name}: accuracy per task (%)")
-    axes.set_ylabel(f"{system.name}: accuracy per task (%)")
+    group = comparison.task.group_name
+    axes.set_xlabel(f"{comparison.reference.name}: accuracy per {group} (%)")
+    axes.set_ylabel(f"{system.name}: accuracy per {group} (%)")
     on = "" if len(shared) == len(comparison.reference.ids) == len(system.ids) else f", on {len(shared)} shared items"
-    axes.set_title(f"{comparison.task.name}: {system.name} is better on {int(np.sum(y > x))} of {len(tasks)} tasks{on}",
+    better = int(np.sum(y > x))
+    axes.set_title(f"{comparison.task.name}: {system.name} is better on {better} of {len(groups)} {group}s{on}",
                    fontsize=10)
     return _png(figure)

@@ -23,7 +23,7 @@ from baselines.core.io import read_json
 from baselines.comparison.paired import Paired, paired_all
 from baselines.comparison.systems import System, load_system
 from baselines.core.paths import models_root, results_root
-from baselines.runs.results_store import run_files
+from baselines.runs.results_store import Variant, run_files
 from baselines.registry import Task, get_task
 
 
@@ -46,7 +46,7 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     """Load the runs of a task on one set of references and compare each system with the reference.
 
     `split` (default: the task's eval split) or `test_file` (a file name) chooses the runs; `segmenter`
-    None keeps runs on gold sentences, a name keeps RR end-to-end runs with that segmenter, "any" both;
+    None keeps runs on gold sentences, a name keeps end-to-end runs with that segmenter, "any" both;
     `only` keeps the named systems (folder names under results/<task>/)."""
     task = get_task(task_name)
     test_file = Path(test_file).name if test_file else None  # runs record the file's name only
@@ -66,7 +66,7 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
 
 def extractor_notes(systems: list[System]) -> list[str]:
     """A note when raw generations were read by different versions of the extractor's rules."""
-    versions = {s.name: s.result.get("extractor_version") for s in systems if s.kind != "ours"}
+    versions = {s.name: s.result.get("extractor_version") for s in systems if s.producer != "ours"}
     if len(set(versions.values())) < 2:
         return []
     shown = ", ".join(f"{name} ({version})" for name, version in sorted(versions.items()))
@@ -107,21 +107,22 @@ def _wanted(result, split: str, segmenter: str | None, test_file: str | None) ->
     variant = result.get("variant") if isinstance(result, dict) else None
     if not isinstance(variant, dict):
         raise DataError("results without a 'variant' (written by an older version?); re-run the evaluation")
+    variant = Variant.from_dict(variant)
     if test_file is not None:
-        if variant.get("test_file") != test_file:
+        if variant.test_file != test_file:
             return False
-    elif variant.get("split") != split or variant.get("test_file"):
+    elif variant.split != split or variant.test_file:
         return False
     if segmenter == "any":
         return True
-    return variant.get("segmenter") == (Path(segmenter).name if segmenter else None)
+    return variant.segmenter == (Path(segmenter).name if segmenter else None)
 
 
 def display_name(system: str, result: dict) -> str:
     """The system, with its variant when that is not the plain one: 'learned (cv5)', 'bilstm_crf (e2e rule)'."""
-    variant = result["variant"]
-    marks = [f"cv{variant['cv']}" + (f" seed {variant['seed']}" if variant.get("seed") else "")
-             if variant.get("cv") else "", f"e2e {variant['segmenter']}" if variant.get("segmenter") else ""]
+    variant = Variant.from_dict(result["variant"])
+    marks = [f"cv{variant.cv}" + (f" seed {variant.seed}" if variant.seed else "") if variant.cv else "",
+             f"e2e {variant.segmenter}" if variant.segmenter else ""]
     marks = [mark for mark in marks if mark]
     return system + (f" ({', '.join(marks)})" if marks else "")
 
@@ -136,8 +137,9 @@ def same_references(systems: list[System], reference: System) -> tuple[list[Syst
 
 def check_skipped(task: Task, systems: list[System]) -> tuple[list[System], list[str]]:
     """The systems, less partial runs whose items and skipped references do not add up to the items of the
-    full runs on the same references (where there is one; not for segmentation: items, not documents)."""
-    if task.kind == "segmentation":
+    full runs on the same references (where there is one; not when items are made from the predictions: their
+    count is not that of the references)."""
+    if task.items_from_predictions is not None:
         return systems, []
     total = {digest(s): s.figures["n"] for s in systems if not s.partial}
     wrong = [s for s in systems if s.partial and total.get(digest(s), s.figures["n"] + s.figures["skipped"])

@@ -1,11 +1,11 @@
 """Paired statistics of systems against a reference on shared items: bootstrap differences and McNemar.
 
-A system B against the reference A runs on the ids both were scored on (for segmentation: the union
-of their boundary items, see boundaries.py): the difference metric(B) - metric(A); a paired bootstrap
-that applies the same resampling weights to both (items, or whole documents for RR and the segmenter;
-within CaselawQA tasks), giving a percentile 95% interval and the two-sided p-value
-min(1, 2 min(#{d <= 0} + 1, #{d >= 0} + 1) / (B + 1)), which is exactly 1 for identical systems; and,
-for accuracy-type tasks, McNemar's exact test on item correctness.
+A system B against the reference A runs on the ids both were scored on (when the task makes its items
+from the predictions, e.g. boundary items: the union of their items, see Task.items_from_predictions): the
+difference metric(B) - metric(A); a paired bootstrap that applies the same resampling weights to both (items,
+or whole groups when the task resamples groups; within groups when it is grouped), giving a percentile 95%
+interval and the two-sided p-value min(1, 2 min(#{d <= 0} + 1, #{d >= 0} + 1) / (B + 1)), which is exactly 1
+for identical systems; and, for accuracy-type tasks, McNemar's exact test on item correctness.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
         if system is reference:
             continue
         same = np.array_equal(reference.ids, system.ids)
-        if task.kind == "segmentation":  # boundary items: the union, absent ones neither gold nor predicted
+        if task.items_from_predictions is not None:  # the union: an absent item takes the task's absent outcome
             shared = reference.ids if same else np.union1d(reference.ids, system.ids)
         else:
             shared = reference.ids if same else np.intersect1d(reference.ids, system.ids)
@@ -64,9 +64,7 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
 
 def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:
     """Outcomes of each system on `ids`, sharing label, group and unit indexes so one weight matrix fits all."""
-    absent = None
-    if task.kind == "segmentation":
-        from baselines.tasks.segmenter.boundaries import absent_item as absent
+    absent = task.items_from_predictions.absent if task.items_from_predictions is not None else None
     picked = [system.take(ids, absent) for system in systems]
     labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
                                        for p in picked for key in ("gold", "answer")]))
@@ -120,7 +118,7 @@ def mcnemar(first: np.ndarray, second: np.ndarray) -> float:
 
 
 def group_accuracy(system: System, ids: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Groups (CaselawQA tasks) among `ids`, their sizes, and the system's accuracy in each."""
+    """Groups among `ids`, their sizes, and the system's accuracy in each."""
     picked = system.take(ids)
     groups, index = np.unique(picked["group"], return_inverse=True)
     n = np.bincount(index, minlength=len(groups))

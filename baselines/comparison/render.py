@@ -15,7 +15,6 @@ from baselines.core.errors import BaselinesError
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.core.io import atomic_path
 
-UNITS = {True: "items within each CaselawQA task", False: "items"}
 PARTIAL = "†"  # marks a run scored with --only-present
 
 
@@ -27,6 +26,7 @@ class Table:
     slug: str
     columns: list[str]
     rows: list[list]
+    text_columns: int = 1  # the leading columns that name the row (left-aligned)
 
 
 def leaderboard_records(comparison: Comparison) -> list[dict]:
@@ -35,7 +35,7 @@ def leaderboard_records(comparison: Comparison) -> list[dict]:
     main = comparison.task.main_metric
     for rank, system in enumerate(comparison.systems, start=1):
         figures, paired = system.figures, comparison.paired.get(system.name)
-        record = {"rank": rank, "system": system.name, "kind": system.kind, main: system.value,
+        record = {"rank": rank, "system": system.name, "producer": system.producer, main: system.value,
                   "ci_low": figures["interval"][0], "ci_high": figures["interval"][1]}
         record.update({name: value for name, value in figures["metrics"].items() if name != main})
         record.update({"coverage": figures["coverage"], "n": figures["n"], "missing": figures["missing"],
@@ -57,14 +57,14 @@ def leaderboard_display(comparison: Comparison, command: bool) -> tuple[list[str
     secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
     missing = any(s.figures["missing"] for s in comparison.systems)
-    columns = ["#", "system", "kind", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
+    columns = ["#", "system", "producer", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
                *(["missing"] if missing else []), f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "p boot"]
     columns += ["p McNemar"] if exact else []
     columns += ["command"] if command else []
     rows = []
     for record, system in zip(leaderboard_records(comparison), comparison.systems):
         low, high = record["ci_low"], record["ci_high"]
-        row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["kind"],
+        row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["producer"],
                _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
                *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
         if missing:
@@ -83,8 +83,9 @@ def _difference_cells(comparison: Comparison, system: System, record: dict, exac
     elif record["difference"] is None:
         cells = ["not compared (no shared ids)", "", ""]
     else:
+        union = comparison.task.items_from_predictions is not None
         shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
-            f" on {record['shared_n']} {'in the union' if comparison.task.kind == 'segmentation' else 'shared'}"
+            f" on {record['shared_n']} {'in the union' if union else 'shared'}"
         floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
         p_value = record["p_bootstrap"]
         p_boot = "–" if p_value is None else f"≤{floor:.3f}" if p_value <= floor + 1e-12 else _p(p_value)
@@ -97,30 +98,45 @@ def _difference_cells(comparison: Comparison, system: System, record: dict, exac
 
 
 def breakdowns(comparison: Comparison) -> list[Table]:
-    """CaselawQA: accuracy per court and per task; RR: F1 per label; one column per system."""
-    systems, names = comparison.systems, [s.name for s in comparison.systems]
-    if comparison.task.grouped:
-        courts = sorted({c for s in systems for c in s.figures["per_supergroup"]})
-        rows = []
-        for court in courts:
-            for key, label in (("mean_task_accuracy", "mean over tasks"), ("accuracy", "example-weighted")):
-                rows.append([court, label, *(s.figures["per_supergroup"].get(court, {}).get(key) for s in systems)])
-        rows.append(["all", "mean over tasks", *(s.figures["metrics"].get("mean_task_accuracy") for s in systems)])
-        rows.append(["all", "example-weighted", *(s.figures["metrics"].get("accuracy") for s in systems)])
-        tasks = sorted({t for s in systems for t in s.figures["per_group"]})
-        per_task = [[t, comparison.task.supergroup(t) if comparison.task.supergroup else "",
-                     _first_n([comparison.reference, *systems], "per_group", t),
-                     *(s.figures["per_group"].get(t, {}).get("accuracy") for s in systems)] for t in tasks]
-        return [Table("accuracy per court", "per_court", ["court", "measure", *names], rows),
-                Table("accuracy per task", "per_task", ["task", "court", "n", *names], per_task)]
-    if comparison.task.kind == "sequence-labelling":
-        labels = sorted({lab for s in systems for lab in s.figures["per_label"]},
-                        key=lambda lab: (-(_first_n([comparison.reference, *systems], "per_label", lab, "support") or 0),
-                                         lab))  # ties by name: the same order in every run
-        rows = [[lab, _first_n([comparison.reference, *systems], "per_label", lab, "support"),
-                 *(s.figures["per_label"].get(lab, {}).get("f1") for s in systems)] for lab in labels]
-        return [Table("F1 per label", "per_label", ["label", "support", *names], rows)]
-    return []
+    """The breakdown tables the task's record names (Task.breakdowns), one column per system."""
+    tables = {"per_supergroup": _per_supergroup, "per_group": _per_group, "per_label": _per_label}
+    return [tables[name](comparison) for name in comparison.task.breakdowns]
+
+
+def _per_supergroup(comparison: Comparison) -> Table:
+    """Accuracy per supergroup (mean over its groups, and example-weighted), then over all."""
+    task, systems = comparison.task, comparison.systems
+    measures = (("mean_task_accuracy", f"mean over {task.group_name}s"), ("accuracy", "example-weighted"))
+    rows = []
+    for key in sorted({c for s in systems for c in s.figures["per_supergroup"]}):
+        for measure, label in measures:
+            rows.append([key, label, *(s.figures["per_supergroup"].get(key, {}).get(measure) for s in systems)])
+    for measure, label in measures:
+        rows.append(["all", label, *(s.figures["metrics"].get(measure) for s in systems)])
+    return Table(f"accuracy per {task.supergroup_name}", f"per_{task.supergroup_name}",
+                 [task.supergroup_name, "measure", *(s.name for s in systems)], rows, text_columns=2)
+
+
+def _per_group(comparison: Comparison) -> Table:
+    """Accuracy per group, with its supergroup (when the task has them) and size."""
+    task, systems = comparison.task, comparison.systems
+    wider = [task.supergroup_name] if task.supergroup else []
+    rows = [[group, *([task.supergroup(group)] if task.supergroup else []),
+             _first_n([comparison.reference, *systems], "per_group", group),
+             *(s.figures["per_group"].get(group, {}).get("accuracy") for s in systems)]
+            for group in sorted({g for s in systems for g in s.figures["per_group"]})]
+    return Table(f"accuracy per {task.group_name}", f"per_{task.group_name}",
+                 [task.group_name, *wider, "n", *(s.name for s in systems)], rows, text_columns=1 + len(wider))
+
+
+def _per_label(comparison: Comparison) -> Table:
+    """F1 per label, labels by support (the reference's first), ties by name: the same order in every run."""
+    systems, first = comparison.systems, [comparison.reference, *comparison.systems]
+    labels = sorted({lab for s in systems for lab in s.figures["per_label"]},
+                    key=lambda lab: (-(_first_n(first, "per_label", lab, "support") or 0), lab))
+    rows = [[lab, _first_n(first, "per_label", lab, "support"),
+             *(s.figures["per_label"].get(lab, {}).get("f1") for s in systems)] for lab in labels]
+    return Table("F1 per label", "per_label", ["label", "support", *(s.name for s in systems)], rows)
 
 
 def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
@@ -132,8 +148,8 @@ def to_markdown(comparison: Comparison) -> str:
     task = comparison.task
     columns, rows = leaderboard_display(comparison, command=True)
     lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
-    unit = "documents" if task.resample_groups else UNITS[task.grouped]
-    on = ("on the union of both systems' boundary items" if task.kind == "segmentation"
+    unit = task.bootstrap_unit
+    on = (f"on the union of both systems' {task.items_from_predictions.name}" if task.items_from_predictions
           else "on the ids both were scored on")
     lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference {on}; "
                  f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
@@ -185,8 +201,8 @@ def print_comparison(comparison: Comparison) -> None:
         console.print(f"note: {note}")
     for breakdown in breakdowns(comparison):
         table = RichTable(title=f"{breakdown.title} (%)", title_justify="left")
-        for column in breakdown.columns:
-            table.add_column(column, justify="right" if column not in ("task", "court", "measure", "label") else "left")
+        for k, column in enumerate(breakdown.columns):
+            table.add_column(column, justify="left" if k < breakdown.text_columns else "right")
         for row in breakdown.rows:
             table.add_row(*(_cell(value, column) for value, column in zip(row, breakdown.columns)))
         console.print(table)

@@ -1,7 +1,7 @@
 """A scored system as `compare` sees it: one run's results file and samples, checked, every figure recomputed.
 
 Every figure `compare` shows (each metric, coverage, the main metric's bootstrap interval, the per-label,
-per-group and per-court tables) is recomputed from samples.jsonl with the evaluator's functions
+per-group and per-supergroup tables) is recomputed from samples.jsonl with the evaluator's functions
 (metrics.py, evaluate.per_group and per_supergroup) and only the recomputed figures are shown. A run is
 refused (DataError) when a sample's `correct` is not `answer in gold` (naming the samples file and line),
 or when a figure its results file states differs from the recomputed one by more than 1e-9 (naming the
@@ -10,9 +10,9 @@ matches the one a run of this version wrote exactly; as the bootstrap's draws ma
 differing stored interval is only flagged in `System.notes`, never refused, and never shown.
 
 A run scored with --only-present (missing policy "skip") holds only the items it answered: its coverage
-is over all references, answered / (n + skipped), and it is `partial`. Outside segmentation, whose
-samples are boundary items, a run's samples must be exactly the references its variant names (by digest)
-unless it skipped some, so a subset cannot pass for a full run.
+is over all references, answered / (n + skipped), and it is `partial`. Unless its task makes the scored
+items from the predictions (Task.items_from_predictions), a run's samples must be exactly the references its
+variant names (by digest) unless it skipped some, so a subset cannot pass for a full run.
 """
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ class System:
 
     name: str
     path: Path
-    result: dict  # the results file as written: provenance, kind, variant; its figures are never shown
+    result: dict  # the results file as written: provenance, producer, variant; its figures are never shown
     ids: np.ndarray  # (n,) str
-    group: np.ndarray  # (n,) str: CaselawQA task, RR document, "" otherwise
+    group: np.ndarray  # (n,) str: the item's group (see Reference.group), "" for none
     gold: np.ndarray  # (n,) str: the label the item is scored against
     answer: np.ndarray  # (n,) str, "" where no answer was found
     answered: np.ndarray  # (n,) bool
@@ -55,14 +55,15 @@ class System:
     notes: list[str] = field(default_factory=list)  # what the recomputation flagged without refusing the run
 
     @property
-    def kind(self) -> str:
-        """'ours', 'llm' or 'other', as recorded when the run was scored."""
-        return self.result.get("kind") or ("other" if self.result.get("meta", {}).get("method") == "external"
-                                           else "ours")
+    def producer(self) -> str:
+        """'ours', 'llm' or 'other', as recorded when the run was scored (results files of earlier releases
+        call it "kind")."""
+        recorded = self.result.get("producer") or self.result.get("kind")
+        return recorded or ("other" if self.result.get("meta", {}).get("method") == "external" else "ours")
 
     @property
     def external(self) -> bool:
-        return self.kind != "ours"
+        return self.producer != "ours"
 
     @property
     def value(self) -> float:
@@ -188,8 +189,8 @@ def _schema_problem(result, task: Task) -> str | None:
 
 def _check_references(task: Task, result: dict, rows: list[dict], path: Path) -> None:
     """The samples are the references the run names (its variant's digest) unless it skipped some."""
-    if task.kind == "segmentation":  # samples are boundary items, the digest is over documents
-        return
+    if task.items_from_predictions is not None:  # samples are items made from the predictions, the digest is
+        return  # over the references they were made from
     skipped, named = _stated_skipped(result), (result.get("variant") or {}).get("references")
     digest = references_digest([Reference(id=str(r["id"]), gold=tuple(r["gold"]), labels=()) for r in rows])
     if skipped and digest == named:
@@ -207,18 +208,19 @@ def _stated_skipped(result: dict) -> int:
 def recompute(task: Task, system: System, rows: list[dict]) -> dict:
     """Every figure of a system from its samples (`rows`, aligned with its arrays), with the evaluator's functions.
 
-    `skipped` (references left out by --only-present) and, for segmentation, `missing` (documents) are not in
-    the samples: they come from the results file, checked where the samples allow (_check_references here,
-    compare.check_skipped against the full runs). A partial segmentation run has no coverage: its items are
-    boundaries, its skipped references documents."""
+    `skipped` (references left out by --only-present) and, when items are made from the predictions, `missing`
+    (references) are not in the samples: they come from the results file, checked where the samples allow
+    (_check_references here, leaderboard.check_skipped against the full runs). A partial run of such a task has no
+    coverage: its items are made from the predictions, its skipped references are not items."""
     (out,) = outcomes_on(task, [system], system.ids)
+    derived = task.items_from_predictions is not None
     skipped, stated = _stated_skipped(system.result), system.result.get("missing", 0)
     absent = sum(not row.get("has_prediction", True) for row in rows)
     coverage = float(system.answered.sum() / (out.n + skipped))
     return {
         "n": out.n, "skipped": skipped,
-        "missing": stated if skipped or task.kind == "segmentation" else absent,
-        "coverage": None if skipped and task.kind == "segmentation" else coverage,
+        "missing": stated if skipped or derived else absent,
+        "coverage": None if skipped and derived else coverage,
         **figures(task, out, rows, metrics=system.result["metrics"]),
     }
 

@@ -31,17 +31,6 @@ def config_path(task: str, method: str) -> Path:
     return configs_root() / task / f"{method}.yaml"
 
 
-def config_variants(task: str, method: str) -> list[Path]:
-    """The named variants of a method: configs/<task>/<method>-*.yaml (not those of a longer method name)."""
-    from baselines.methods import method_names
-
-    folder = config_path(task, method).parent
-    longer = [m for m in method_names(task) if m != method and m.startswith(f"{method}-")]
-    return sorted((p for p in folder.glob(f"{method}-*.yaml")
-                   if not any(p.name.startswith(f"{m}.") or p.name.startswith(f"{m}-") for m in longer)),
-                  key=lambda p: p.stem)
-
-
 def config_file(task: str, given: Path | str) -> Path:
     """The YAML file that --config names: a path, or the name of a file in configs/<task>/ ('learned-lexical')."""
     path = Path(given)
@@ -219,18 +208,3 @@ def _check_keys(given: dict, fields: set, where: str) -> None:
     unknown = sorted(set(given) - fields)
     if unknown:
         raise BaselinesError(f"{where}: unknown key(s) {', '.join(unknown)}; valid: {', '.join(sorted(fields))}")
-
-
-def method_of_config(task: str, config) -> str | None:
-    """The method a named variant belongs to, from its name: 'learned-lexical' -> learned, 'bilstm-crf-single-small'
-    -> bilstm-crf (the longest method name or alias followed by '-'); None for a file path or no match."""
-    from baselines.methods import method_aliases, method_names
-
-    if config is None or Path(config).suffix or len(Path(config).parts) > 1:
-        return None
-    name = str(config)
-    spellings = [(spelling, method) for method in method_names(task)
-                 for spelling in (method, *method_aliases(task, method))]
-    matches = [(len(spelling), method) for spelling, method in spellings
-               if name == spelling or name.startswith(spelling + "-")]
-    return max(matches)[1] if matches else None

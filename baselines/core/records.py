@@ -41,7 +41,7 @@ class ChoiceItem:
 
 
 def letter_labels(n: int) -> list[str]:
-    """Answer labels as the Lawma paper defines them: letters up to 26 choices, else zero-padded numbers."""
+    """Answer labels as CaselawQA's prompts give them: letters up to 26 choices, else zero-padded numbers."""
     if n <= 26:
         return [chr(ord("A") + i) for i in range(n)]
     width = len(str(n))

@@ -104,7 +104,7 @@ def require_onnxruntime():
     return onnxruntime
 
 
-def model_folder(encoder: str | None, backend: str) -> Path:
+def onnx_export_folder(encoder: str | None, backend: str) -> Path:
     """Where the exported model of `encoder` for `backend` is kept (keyed by source model and precision)."""
     from baselines.encoders.names import encoder_key
 
@@ -205,7 +205,7 @@ def exported_session(encoder: str | None, backend: str):
     """A session on the exported model, exporting it first when absent or unloadable (then re-exported)."""
     require_onnxruntime()
     source = _source_folder(encoder)
-    folder = model_folder(encoder, backend)
+    folder = onnx_export_folder(encoder, backend)
     if (folder / "model.onnx").is_file():
         try:
             return _session(folder / "model.onnx")
@@ -218,7 +218,7 @@ def exported_session(encoder: str | None, backend: str):
 
 def ensure_exported(encoder: str | None, backend: str) -> Path:
     """The folder of the exported model of `encoder` for `backend`, exported now if it is not there."""
-    folder = model_folder(encoder, backend)
+    folder = onnx_export_folder(encoder, backend)
     if not (folder / "model.onnx").is_file():
         exported_session(encoder, backend)
     return folder

@@ -33,7 +33,7 @@ NAMING = {"title", "titles", "article", "articles", "part", "parts", "section", 
           "category", "tier", "grade", "level", "division", "paragraph", "clause", "rule", "form", "step",
           "phase", "group", "footnote", "note", "amendment", "volume", "vol", "item", "figure", "fig",
           "table", "question", "model", "vitamin", "page", "p", "pp"}
-WORD_KINDS = ("word", "abbrev", "number")
+WORD_TYPES = ("word", "abbrev", "number")
 SPACERS = ("latex", "newline")  # read as white space in a normal form
 ENGLISH_LETTERS = {"a", "i"}  # single-letter English words: the article and the pronoun
 _DIGITS = re.compile(r"[0-9]+")
@@ -73,13 +73,13 @@ class Matcher:
 
 
 class Token:
-    __slots__ = ("kind", "text", "start", "end", "gap", "label", "exact")
+    __slots__ = ("token_type", "text", "start", "end", "gap", "label", "exact")
 
     def __init__(self, match: re.Match, previous_end: int, matcher: Matcher):
-        self.kind, self.text = match.lastgroup, match.group()
+        self.token_type, self.text = match.lastgroup, match.group()
         self.start, self.end = match.span()
         self.gap = match.start() > previous_end  # whitespace before it
-        self.label, self.exact = matcher(self.text) if self.kind == "word" else (None, False)
+        self.label, self.exact = matcher(self.text) if self.token_type == "word" else (None, False)
 
 
 class Text:
@@ -95,16 +95,16 @@ class Text:
         return len(self.tokens)
 
     def is_word(self, k: int) -> bool:
-        return self.tokens[k].kind in WORD_KINDS
+        return self.tokens[k].token_type in WORD_TYPES
 
     def is_break(self, k: int) -> bool:
         """A line break, or . ! ? followed by a space or the end."""
         token = self.tokens[k]
-        if token.kind == "newline":
+        if token.token_type == "newline":
             return True
         following = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
-        return token.kind == "mark" and token.text in BREAKS and (following is None or following.gap
-                                                                  or following.kind == "newline")
+        return token.token_type == "mark" and token.text in BREAKS and (following is None or following.gap
+                                                                  or following.token_type == "newline")
 
     def sentence_end(self, k: int) -> int:
         """Index of the first break after token k (or the number of tokens)."""
@@ -161,13 +161,13 @@ class Text:
     @cached_property
     def words(self) -> list[int]:
         """Indexes of the words (`is_word`)."""
-        return [k for k, token in enumerate(self.tokens) if token.kind in WORD_KINDS]
+        return [k for k, token in enumerate(self.tokens) if token.token_type in WORD_TYPES]
 
     @cached_property
     def breaks(self) -> list[int]:
         """Indexes of the sentence breaks (`is_break`)."""
         return [k for k, token in enumerate(self.tokens)
-                if (token.kind == "newline" or token.text in BREAKS) and self.is_break(k)]
+                if (token.token_type == "newline" or token.text in BREAKS) and self.is_break(k)]
 
     @cached_property
     def _standing(self) -> list[int]:
@@ -182,15 +182,15 @@ class Text:
         """The text of each token but LaTeX and line breaks, after a space where white space, LaTeX or a
         line break precedes it; the index of the token of each piece; the pieces that are not decoration."""
         tokens = self.tokens
-        content = [k for k, token in enumerate(tokens) if token.kind not in SPACERS]
-        pieces = [" " + tokens[k].text if tokens[k].gap or (k and tokens[k - 1].kind in SPACERS) else tokens[k].text
-                  for k in content]
+        content = [k for k, token in enumerate(tokens) if token.token_type not in SPACERS]
+        pieces = [" " + tokens[k].text if tokens[k].gap or (k and tokens[k - 1].token_type in SPACERS)
+                  else tokens[k].text for k in content]
         return pieces, content, [j for j, k in enumerate(content) if _solid(tokens[k])]
 
     def previous_word(self, k: int) -> int | None:
         """The word before k on the same line, skipping marks and LaTeX."""
         for j in range(k - 1, -1, -1):
-            if self.tokens[j].kind == "newline":
+            if self.tokens[j].token_type == "newline":
                 return None
             if self.is_word(j):
                 return j
@@ -199,7 +199,7 @@ class Text:
     def label_at(self, k: int) -> str | None:
         """The label word k matches, unless it names something else, is negated or is glued to a word."""
         token = self.tokens[k]
-        if token.kind != "word" or token.label is None or self._glued(k):
+        if token.token_type != "word" or token.label is None or self._glued(k):
             return None
         before = self.previous_word(k)
         if before is not None and self.tokens[before].text.casefold() in MARKERS:
@@ -215,7 +215,7 @@ class Text:
         before = self.tokens[k - 1]
         if self.is_word(k - 1):
             return True
-        return (before.kind == "mark" and before.text in GLUE_MARKS and not before.gap and k >= 2
+        return (before.token_type == "mark" and before.text in GLUE_MARKS and not before.gap and k >= 2
                 and self.is_word(k - 2))
 
     def strong(self, k: int) -> bool:
@@ -228,17 +228,17 @@ class Text:
     def _sentence_start(self, k: int) -> bool:
         for j in range(k - 1, -1, -1):
             token = self.tokens[j]
-            if token.kind == "newline" or (token.kind == "mark" and token.text in BREAKS | {":"}):
+            if token.token_type == "newline" or (token.token_type == "mark" and token.text in BREAKS | {":"}):
                 return True
-            if token.kind not in ("mark", "latex"):
+            if token.token_type not in ("mark", "latex"):
                 return False
         return True
 
     def decorated(self, k: int) -> bool:
         """Wrapped in brackets or markup (`(C)`, `**C**`, `\\boxed{C}`), or after "option"/"choice"."""
         tokens = self.tokens
-        if (0 < k < len(tokens) - 1 and tokens[k - 1].kind == "mark" and tokens[k - 1].text in OPENERS
-                and tokens[k + 1].kind == "mark" and tokens[k + 1].text in CLOSERS):
+        if (0 < k < len(tokens) - 1 and tokens[k - 1].token_type == "mark" and tokens[k - 1].text in OPENERS
+                and tokens[k + 1].token_type == "mark" and tokens[k + 1].text in CLOSERS):
             return True
         before = self.previous_word(k)
         return before is not None and tokens[before].text.casefold() in MARKERS
@@ -247,12 +247,12 @@ class Text:
         """Nothing but closing marks before a stop (`.`, `)`, `:`), a line break, `stop` or the end."""
         stop = len(self.tokens) if stop is None else stop
         j = k + 1
-        while j < stop and self.tokens[j].kind == "mark" and self.tokens[j].text in CLOSERS - STOPS:
+        while j < stop and self.tokens[j].token_type == "mark" and self.tokens[j].text in CLOSERS - STOPS:
             j += 1
         if j >= stop:
             return True
         token = self.tokens[j]
-        return token.kind == "newline" or (token.kind == "mark" and token.text in STOPS)
+        return token.token_type == "newline" or (token.token_type == "mark" and token.text in STOPS)
 
     def stands(self, k: int, stop: int | None = None) -> bool:
         """Word k can only be meant as a label here: strong, decorated, or standing alone before a stop."""
@@ -270,7 +270,7 @@ class Text:
         while 0 <= j < len(self.tokens) and not self.is_break(j):
             token = self.tokens[j]
             word = token.text.casefold()
-            if token.kind in ("mark", "latex"):
+            if token.token_type in ("mark", "latex"):
                 joined = joined or token.text in JOINING_MARKS
             elif word in CONNECTORS:
                 joined = True
@@ -302,4 +302,4 @@ def _first(positions: list[int], k: int, stop: int, default=None):
 
 def _solid(token: Token) -> bool:
     """Not LaTeX, a line break or a decoration mark: keeps at least one character in a normal form."""
-    return token.kind not in SPACERS and (token.kind != "mark" or token.text not in DECORATION)
+    return token.token_type not in SPACERS and (token.token_type != "mark" or token.text not in DECORATION)

@@ -283,8 +283,8 @@ def _enumeration(text: Text) -> bool:
     """Two or more lines open with enumerators of the kind opening the text ("A) ... B) ...", "1. ... 2. ...")."""
     kinds, line_open = [], True
     for k, token in enumerate(text.tokens):
-        if token.kind == "newline" or not text.is_word(k):
-            line_open = line_open or token.kind == "newline"
+        if token.token_type == "newline" or not text.is_word(k):
+            line_open = line_open or token.token_type == "newline"
             continue
         if line_open:
             enumerator = (k + 1 < len(text) and text.tokens[k + 1].text in (".", ")", ":")

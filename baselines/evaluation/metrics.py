@@ -85,7 +85,7 @@ def weighted_f1(out: Outcomes, W: np.ndarray) -> np.ndarray:
 
 
 def mean_group_accuracy(out: Outcomes, W: np.ndarray) -> np.ndarray:
-    """Mean over groups (CaselawQA tasks) of each group's accuracy: the Lawma paper's headline."""
+    """Mean over groups of each group's accuracy (CaselawQA's headline: the mean over its tasks)."""
     width = len(out.groups)
     right = sparse_product(W, out.onehot(out.group, width, out.correct))
     total = sparse_product(W, out.onehot(out.group, width))

@@ -6,7 +6,7 @@ from pathlib import Path
 from baselines.core.errors import DataError
 from baselines.core.io import read_jsonl
 
-FORMATS = ("auto", "jsonl", "lm-eval", "lawma")
+FORMATS = ("auto", "jsonl", "lm-eval")  # a task may read formats of its own too (Task.formats)
 
 
 def load_predictions(path: Path, fmt: str = "auto", **lm_eval_options) -> list[dict]:
@@ -16,9 +16,6 @@ def load_predictions(path: Path, fmt: str = "auto", **lm_eval_options) -> list[d
     path = Path(path)
     if fmt not in FORMATS:
         raise DataError(f"unknown predictions format {fmt!r}; valid: {', '.join(FORMATS)}", path)
-    if fmt == "lawma":
-        raise DataError("Lawma's released responses are joined through the references: "
-                        "use baselines.tasks.caselawqa.lawma.read_lawma_responses", path)
     if path.is_dir():  # lm-evaluation-harness output: one samples file per task
         if fmt == "jsonl":
             raise DataError("a folder is read as lm-evaluation-harness output; --format jsonl needs a file", path)

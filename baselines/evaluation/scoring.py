@@ -30,11 +30,11 @@ class Result:
     interval: tuple[float | None, float | None]  # bootstrap 95% interval of the main metric; None: one unit only
     per_label: dict[str, dict] = field(default_factory=dict)
     per_group: dict[str, dict] = field(default_factory=dict)
-    per_supergroup: dict[str, dict] = field(default_factory=dict)  # CaselawQA: per court
+    per_supergroup: dict[str, dict] = field(default_factory=dict)  # per supergroup (see Task.supergroup)
     confusion: dict | None = None
     missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
     missing_policy: str = "error"
-    kind: str = "ours"  # "ours" (a method of this package), "llm", or "other" (another external system)
+    producer: str = "ours"  # who produced the predictions: "ours" (a method of this package), "llm", or "other"
     variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
     meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
     extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/extract.py)
@@ -141,7 +141,7 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
 
 
 def per_group(out: M.Outcomes, samples: list[dict]) -> dict[str, dict]:
-    """n, accuracy and coverage of each group (CaselawQA task)."""
+    """n, accuracy and coverage of each group."""
     table = {}
     answered = np.array([s["answer"] is not None for s in samples], dtype=bool)
     for k, name in enumerate(out.groups):
@@ -155,7 +155,7 @@ def per_group(out: M.Outcomes, samples: list[dict]) -> dict[str, dict]:
 
 
 def per_supergroup(groups: dict[str, dict], supergroup) -> dict[str, dict]:
-    """Mean over groups and example-weighted accuracy within each supergroup (CaselawQA court)."""
+    """Mean over groups and example-weighted accuracy within each supergroup."""
     table: dict[str, dict] = {}
     for name, row in groups.items():
         table.setdefault(supergroup(name), []).append(row)
@@ -185,29 +185,27 @@ def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replic
             seed: int = SEED) -> dict:
     """The figures of a result from per-item outcomes: each metric of the task (and of `metrics`), the main
     metric's bootstrap interval, and the breakdown tables the task keeps."""
-    names = dict.fromkeys([*task.metrics, *(["accuracy"] if task.kind == "multiple-choice" or task.grouped else []),
-                           *metrics])
+    accuracy = task.answer_type == "multiple-choice" or task.grouped
+    names = dict.fromkeys([*task.metrics, *(["accuracy"] if accuracy else []), *metrics])
     groups = per_group(out, samples) if task.grouped else {}
     return {
         "metrics": {name: M.point(name, out) for name in names},
         "interval": M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped),
-        "per_label": M.per_label(out) if not task.grouped and task.kind != "segmentation" else {},
+        "per_label": M.per_label(out) if task.per_label else {},
         "per_group": groups,
         "per_supergroup": per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
     }
 
 
-def score(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
-          split: str = "", missing: str = "error", replicates: int = REPLICATES,
-          seed: int = SEED) -> tuple[Result, list[dict]]:
+def score_predictions(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
+                      split: str = "", missing: str = "error", replicates: int = REPLICATES,
+                      seed: int = SEED) -> tuple[Result, list[dict]]:
     """Score predictions against references: the Result and the per-sample log."""
     if not predictions:
         raise BaselinesError("the predictions are empty")
     pairs, absent = join(predictions, references, missing)
-    if task.kind == "segmentation":  # documents -> boundary items (see boundaries.py)
-        from baselines.tasks.segmenter.boundaries import expand
-
-        pairs = expand(pairs)
+    if task.items_from_predictions is not None:  # e.g. documents -> boundary items
+        pairs = task.items_from_predictions.expand(pairs)
     out, samples = outcomes(task, pairs)
     shown = figures(task, out, samples, replicates=replicates, seed=seed)
     result = Result(

@@ -1,57 +1,26 @@
-"""The method registry, the one place where a method's task, name and old names are written.
+"""Looking methods up in the one registry (baselines/registry.py: where a method's task, name and old names are
+written).
 
 Each entry names its class as 'module:Class', imported only when used; a registered class takes its
-`task` and `name` from here (baselines.methods.base.Method). Method names are kebab-case; an alias is
+`task` and `name` from there (baselines.methods.base.Method). Method names are kebab-case; an alias is
 an earlier spelling that stays accepted wherever a method name is, saved model folders included.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from baselines.core.errors import unknown_name
-from baselines.registry import get_task
-
-
-@dataclass(frozen=True)
-class Registered:
-    """One method of one task: its name, its class ('module:Class') and its earlier names."""
-
-    task: str
-    name: str
-    target: str
-    aliases: tuple[str, ...] = ()
-
-    def spellings(self) -> tuple[str, ...]:
-        return (self.name, *self.aliases)
-
-
-REGISTRY: tuple[Registered, ...] = (
-    Registered("scalr", "tfidf", "baselines.tasks.scalr.similarity:TfidfChooser"),
-    Registered("scalr", "embed", "baselines.tasks.scalr.similarity:EmbedChooser"),
-    Registered("scalr", "random", "baselines.methods.floors:RandomChooser"),
-    Registered("scalr", "majority", "baselines.methods.floors:MajorityChooser"),
-    Registered("scalr", "learned", "baselines.tasks.scalr.learned:LearnedChooser"),
-    Registered("caselawqa", "majority", "baselines.tasks.caselawqa.majority:CaselawMajority"),
-    Registered("caselawqa", "linear", "baselines.tasks.caselawqa.linear:CaselawLinear"),
-    Registered("caselawqa", "embed-linear", "baselines.tasks.caselawqa.embed:CaselawEmbedLinear"),
-    Registered("rr", "bilstm-crf", "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
-    Registered("rr", "bilstm-crf-ft", "baselines.tasks.rr.bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
-    Registered("rr", "tfidf-logreg", "baselines.tasks.rr.simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
-    Registered("rr", "majority", "baselines.tasks.rr.simple:RRMajority"),
-    Registered("segmenter", "rule", "baselines.tasks.segmenter.methods:RuleSegmenterMethod"),
-    Registered("segmenter", "trained", "baselines.tasks.segmenter.methods:TrainedSegmenterMethod"),
-)
+from baselines.registry import METHOD_REGISTRY, Registered, get_task
 
 METHODS: dict[str, dict[str, str]] = {}  # task -> method name -> 'module:Class'
-for _entry in REGISTRY:
+for _entry in METHOD_REGISTRY:
     METHODS.setdefault(_entry.task, {})[_entry.name] = _entry.target
 
 
 def registered(task: str, name: str) -> Registered:
     """The entry of method `name` (or one of its aliases) of `task`; an unknown name suggests the closest."""
     get_task(task)
-    entries = [entry for entry in REGISTRY if entry.task == task]
+    entries = [entry for entry in METHOD_REGISTRY if entry.task == task]
     for entry in entries:
         if name in entry.spellings():
             return entry
@@ -61,13 +30,13 @@ def registered(task: str, name: str) -> Registered:
 def registration(klass: type) -> Registered | None:
     """The entry whose target is `klass`, or None for a class that is not registered."""
     target = f"{klass.__module__}:{klass.__qualname__}"
-    return next((entry for entry in REGISTRY if entry.target == target), None)
+    return next((entry for entry in METHOD_REGISTRY if entry.target == target), None)
 
 
 def method_names(task: str) -> list[str]:
     """The method names of a task (without aliases), sorted."""
     get_task(task)
-    return sorted(entry.name for entry in REGISTRY if entry.task == task)
+    return sorted(entry.name for entry in METHOD_REGISTRY if entry.task == task)
 
 
 def method_aliases(task: str, name: str) -> tuple[str, ...]:
@@ -87,7 +56,7 @@ def method_class(task: str, name: str):
     return import_object(registered(task, name).target)
 
 
-def model_folder(root: Path, task: str, system: str) -> Path:
+def saved_model_folder(root: Path, task: str, system: str) -> Path:
     """root/<task>/<system>, or where that system was saved under another spelling of its method.
 
     A folder named after a method name or alias, alone or as a prefix ('bilstm_crf', 'bilstm_crf-mpnet'),
@@ -106,7 +75,7 @@ def model_folder(root: Path, task: str, system: str) -> Path:
 def other_spellings(task: str, system: str) -> list[str]:
     """`system` with its leading method name or alias replaced by each other spelling of that method."""
     out = []
-    for entry in REGISTRY:
+    for entry in METHOD_REGISTRY:
         if entry.task != task:
             continue
         for spelling in entry.spellings():

@@ -1,8 +1,9 @@
 """Fitted state as plain files: <stem>.json (structure, parameters, vocabularies) and <stem>.npz (arrays).
 
 A state is a tree of dicts, lists, tuples, numbers, strings, numpy arrays and fitted objects of the classes
-in PLAIN_CLASSES, saved attribute by attribute. Reading it back gives the same values, dtypes and bytes
-(numpy integer scalars come back as Python ints of the same value), so predictions are bit-identical.
+in PLAIN_CLASSES or in a task record's `plain_classes`, saved attribute by attribute. Reading it back gives the
+same values, dtypes and bytes (numpy integer scalars come back as Python ints of the same value), so
+predictions are bit-identical.
 Arrays are read with `allow_pickle=False` and objects are rebuilt only from the listed classes, so reading
 runs no code from the files. Model folders of earlier releases hold the same tree as a joblib pickle, read
 by `load_state_file` only when the plain files are absent: a pickle runs code when loaded, so such a folder
@@ -11,6 +12,7 @@ must be trusted like code.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import zipfile
 from pathlib import Path
@@ -21,7 +23,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json
 
 FORMAT = "plain-state/1"
-PLAIN_CLASSES = {  # the only classes a state may hold (name in the JSON -> 'module:class')
+PLAIN_CLASSES = {  # with the tasks' own (Task.plain_classes), the only classes a state may hold: name -> target
     "TfidfVectorizer": "sklearn.feature_extraction.text:TfidfVectorizer",
     "TfidfTransformer": "sklearn.feature_extraction.text:TfidfTransformer",
     "TruncatedSVD": "sklearn.decomposition:TruncatedSVD",
@@ -29,17 +31,27 @@ PLAIN_CLASSES = {  # the only classes a state may hold (name in the JSON -> 'mod
     "LinearSVC": "sklearn.svm:LinearSVC",
     "OneVsRestClassifier": "sklearn.multiclass:OneVsRestClassifier",
     "LabelBinarizer": "sklearn.preprocessing:LabelBinarizer",
-    "Head": "baselines.tasks.caselawqa.heads:Head",
 }
 TAGS = ("__array__", "__tuple__", "__pairs__", "__scalar__", "__dtype__", "__object__")
+
+
+@functools.lru_cache(maxsize=1)
+def plain_classes() -> dict[str, str]:
+    """Every class a state may hold: PLAIN_CLASSES and those the task records register."""
+    from baselines.registry import TASKS
+
+    classes = dict(PLAIN_CLASSES)
+    for task in TASKS.values():
+        classes.update(task.plain_classes)
+    return classes
 
 
 def _plain_class(name: str) -> type:
     from baselines.core.lazy import import_object
 
-    if name not in PLAIN_CLASSES:
+    if name not in plain_classes():
         raise ValueError(f"holds an object of class {name!r}, which a plain state may not hold")
-    return import_object(PLAIN_CLASSES[name])
+    return import_object(plain_classes()[name])
 
 
 def _encode(value, arrays: dict):
@@ -67,7 +79,7 @@ def _encode(value, arrays: dict):
     if isinstance(value, type) and issubclass(value, np.generic):
         return {"__dtype__": np.dtype(value).str}
     name = type(value).__name__
-    if name in PLAIN_CLASSES and _plain_class(name) is type(value):
+    if name in plain_classes() and _plain_class(name) is type(value):
         return {"__object__": [name, _encode(dict(vars(value)), arrays)]}
     raise ValueError(f"holds a {type(value).__module__}.{type(value).__qualname__}, which has no plain format")
 

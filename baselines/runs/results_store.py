@@ -51,6 +51,11 @@ class Variant:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Variant:
+        """The variant a results file records; a field it lacks is None."""
+        return cls(**{name: data.get(name) for name in cls.__dataclass_fields__})
+
 
 def _slug(text: str) -> str:
     """A plain, short folder-name part (the references digest keeps cut names apart)."""

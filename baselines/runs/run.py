@@ -8,20 +8,20 @@ from pathlib import Path
 
 from baselines.core.config import config_file, read_config, resolve_config, with_former_defaults
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.scoring import Result, score
+from baselines.evaluation.scoring import Result, score_predictions
 from baselines.core.folds import fold_assignment
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.core.io import read_json
-from baselines.methods import canonical_name, method_class, model_folder
+from baselines.methods import canonical_name, method_class, saved_model_folder
 from baselines.methods.base import Method
 from baselines.core.paths import data_root, models_root
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.predictions import FORMATS, load_predictions
 from baselines.core.provenance import peak_memory_mib, run_meta
 from baselines.runs.results_store import (Variant, check_replace, check_system_name, check_writable, references_digest, run_folder,
                             write_run)
-from baselines.registry import Task, get_task
+from baselines.registry import TASKS, Task, get_task
 
-KINDS = ("ours", "llm", "other")
+PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
 OUT_OF_FOLD = {"checked": True, "overlapping": 0, "out_of_fold": True}  # --cv: each fold fit on the others
 
 
@@ -72,7 +72,7 @@ def saved_model(task: Task, method_name: str, *, model: Path | None, models_dir,
     """The model folder an evaluation loads (--model, or models/<task>/<name>); None for a stateless method."""
     if not method_class(task.name, method_name).needs_fit and not model:
         return None
-    return Path(model) if model else model_folder(models_root(models_dir), task.name, name or method_name)
+    return Path(model) if model else saved_model_folder(models_root(models_dir), task.name, name or method_name)
 
 
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
@@ -143,8 +143,8 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
         predictions = task.end_to_end(records, method, segmenter, models_dir)
     else:
         predictions = method.predict(records)
-    result, samples = score(task, predictions, references, system=system,
-                            split=variant.slug(), missing=missing)
+    result, samples = score_predictions(task, predictions, references, system=system,
+                                        split=variant.slug(), missing=missing)
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=method.get_params(), method=method_name,
                            data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
@@ -161,7 +161,7 @@ def model_label_set(task: Task, method: Method, load_options: dict | None) -> di
     """Load options with a fitted sequence labeller's own label set: the references then accept every label
     the model can give, whatever labels the evaluated file happens to contain."""
     labels = getattr(method, "labels_", None)
-    if task.kind == "sequence-labelling" and labels:
+    if task.answer_type == "sequence-labelling" and labels:
         return {**(load_options or {}), "labels": tuple(labels)}
     return dict(load_options or {})
 
@@ -171,8 +171,6 @@ def check_combination(task: Task, *, model, cv, segmenter, missing: str) -> None
     if cv is not None and model:
         raise BaselinesError("--model and --cv do not go together: --cv fits a fresh model in every fold")
     if segmenter and task.end_to_end is None:
-        from baselines.registry import TASKS
-
         able = ", ".join(name for name, spec in TASKS.items() if spec.end_to_end is not None)
         raise BaselinesError(f"--segmenter applies to tasks scored end to end from raw text ({able}), not {task.name}")
     if segmenter and cv is not None:
@@ -226,21 +224,25 @@ def cross_val_predict(task: Task, method_name: str, records: list, folds: int, s
     return predictions
 
 
-def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
-               name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
-               test_file: Path | None = None, load_options: dict | None = None,
-               lm_eval_options: dict | None = None, kind: str | None = None,
-               force: bool = False) -> tuple[Result, Path]:
-    """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation."""
+def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
+          name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
+          test_file: Path | None = None, load_options: dict | None = None,
+          lm_eval_options: dict | None = None, producer: str | None = None,
+          force: bool = False) -> tuple[Result, Path]:
+    """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation.
+
+    `fmt` is one of the generic formats (auto, jsonl, lm-eval) or one of the task's own (Task.formats)."""
     started = time.time()
     task = get_task(task_name)
     split = split or task.eval_split
-    if kind is not None and kind not in KINDS:
-        raise BaselinesError(f"unknown --kind {kind!r}; valid: {', '.join(KINDS)}")
+    if producer is not None and producer not in PRODUCERS:
+        raise BaselinesError(f"unknown --producer {producer!r}; valid: {', '.join(PRODUCERS)}")
+    external = task_format(task, fmt)
     join_report = None
-    if fmt == "lawma":
-        records, predictions, join_report, default_name = _lawma_inputs(task, Path(predictions_path), data_dir, split,
-                                                                        test_file, load_options)
+    if external is not None:
+        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+        load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
+        predictions, join_report, default_name = external.read(Path(predictions_path), records, load_whole)
     else:
         predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
         records = load_split(task, data_dir, split, test_file, **(load_options or {}))
@@ -251,11 +253,12 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
                       test_file=Path(test_file).name if test_file else None)
     system = name or default_name
     folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
-    result, samples = score(task, predictions, references, system=system, split=variant.slug(), missing=missing)
+    result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
+                                        missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
                              f"{predictions_path} (wrong task, or generations without a stated answer?)")
-    result.kind = kind or ("llm" if fmt == "lawma" else inferred_kind(predictions))
+    result.producer = producer or (external.producer if external else inferred_producer(predictions))
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=None, method="external", source=Path(predictions_path).name,
                            data=str(test_file) if test_file else str(data_root(data_dir)))
@@ -268,24 +271,21 @@ def score_file(task_name: str, predictions_path: Path, data_dir=None, *, split: 
     return result, folder
 
 
-def _lawma_inputs(task: Task, path: Path, data_dir, split: str, test_file: Path | None,
-                  load_options: dict | None) -> tuple[list, list[dict], dict, str]:
-    """(records, predictions rows, join report, default system name) for Lawma's released responses:
-    a model folder (named after the model) or one <task>.json file; files of tasks left out by --tasks are skipped."""
-    from baselines.tasks.caselawqa.lawma import read_lawma_responses
-
-    if task.name != "caselawqa":
-        raise BaselinesError("--format lawma reads Lawma's released CaselawQA responses; it applies to caselawqa only")
-    records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-    known = None
-    if (load_options or {}).get("tasks"):
-        known = {record.group for record in load_split(task, data_dir, split, test_file)}
-    predictions, report = read_lawma_responses(path, records, known)
-    folder = path.resolve() if path.is_dir() else path.resolve().parent
-    return records, predictions, report, folder.name if path.is_dir() else f"{folder.name}-{path.stem}"
+def task_format(task: Task, fmt: str):
+    """The task's own format called `fmt` (an ExternalFormat), or None for a generic one; an unknown name lists
+    the formats valid for this task, and names the tasks whose own format it is."""
+    if fmt in task.formats:
+        return task.formats[fmt]
+    if fmt in FORMATS:
+        return None
+    owners = [name for name, other in TASKS.items() if fmt in other.formats]
+    valid = ", ".join([*FORMATS, *task.formats])
+    if owners:
+        raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")
+    raise BaselinesError(f"unknown --format {fmt!r} for {task.name}; valid: {valid}")
 
 
-def inferred_kind(predictions: list[dict]) -> str:
+def inferred_producer(predictions: list[dict]) -> str:
     """'llm' for raw generations and harness logs, 'other' for files of plain labels or spans."""
     return "llm" if any("raw" in row or "choice" in row for row in predictions) else "other"
 

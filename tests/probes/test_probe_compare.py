@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from baselines.cli import app
 from baselines.comparison.leaderboard import compare
-from baselines.evaluation.scoring import score
+from baselines.evaluation.scoring import score_predictions
 from baselines.core.paths import results_root
 from baselines.core.records import Reference
 from baselines.runs.results_store import Variant, references_digest, write_run
@@ -165,9 +165,9 @@ def test_a_partial_run_of_ours_is_not_the_default_reference():
     refs = [Reference(id=f"q{k}", gold=(str(k % 5),), labels=tuple("01234")) for k in range(10)]
     for name, kind, answered in (("ours-partial", "ours", range(3)), ("llm-full", "llm", range(10))):
         predictions = [{"id": f"q{k}", "prediction": str(k % 5) if k < 3 else "9"} for k in answered]
-        result, samples = score(task, predictions, refs, system=name, missing="skip")
+        result, samples = score_predictions(task, predictions, refs, system=name, missing="skip")
         variant = Variant(split="test", references=references_digest(refs))
-        result.kind, result.variant, result.meta = kind, variant.to_dict(), {"method": name}
+        result.producer, result.variant, result.meta = kind, variant.to_dict(), {"method": name}
         write_run(results_root() / "scalr" / name / "test", result.to_dict(), samples, None)
     report = compare("scalr")
     assert report.reference.name == "llm-full" and [s.name for s in report.systems] == ["llm-full", "ours-partial"]
@@ -184,7 +184,7 @@ def test_recomputed_figures_equal_those_the_evaluator_wrote(task_name):
                       unit=doc if task_name == "rr" else "")
             for doc in ("sc_z", "sc_b", "songer_m", "sc_a") for s in range(7)]
     predictions = [{"id": ref.id, "prediction": labels[k % 3]} for k, ref in enumerate(refs)]
-    result, samples = score(task, predictions, refs, system="x")
+    result, samples = score_predictions(task, predictions, refs, system="x")
     variant = Variant(split=task.eval_split, references=references_digest(refs))
     result.variant, result.meta = variant.to_dict(), {"method": "x"}
     write_run(results_root() / task_name / "x" / task.eval_split, result.to_dict(), samples, None)

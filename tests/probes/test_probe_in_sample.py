@@ -168,11 +168,11 @@ def test_caselawqa_validation_items_count_as_fitted(tmp_path):
 
 
 def _score_same_name(barrier, outcomes, predictions: Path, test_file: Path, results_dir: Path) -> None:
-    from baselines.runs.run import score_file
+    from baselines.runs.run import score
 
     barrier.wait()
     try:
-        score_file("scalr", predictions, test_file=test_file, name="same", results_dir=results_dir)
+        score("scalr", predictions, test_file=test_file, name="same", results_dir=results_dir)
         outcomes.put("written")
     except BaselinesError:
         outcomes.put("refused")
@@ -227,7 +227,7 @@ def test_real_caselawqa_test_split_is_not_refused_for_shared_boilerplate_opinion
     other items (other cases), so the official test split is accepted with no overlap."""
     from baselines.runs import run as run_module
 
-    tasks = {"tasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
+    tasks = {"subtasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
     run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
     result, _ = run_module.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
     assert result.meta["train_overlap"]["checked"] and result.meta["train_overlap"]["overlapping"] == 0

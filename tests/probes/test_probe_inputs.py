@@ -158,7 +158,7 @@ def test_predict_out_to_a_fifo_is_refused_before_any_work(tmp_path):
 def test_a_device_out_is_refused_and_kept(tmp_path):
     """/dev/null stays a device: compare and benchmark refuse it before their work."""
     refused(invoke("compare", "scalr", "--results-dir", tmp_path, "--out", "/dev/null"), "not a regular file")
-    refused(invoke("benchmark", "encoders", "--out", "/dev/null", "--n", "1"), "not a regular file")
+    refused(invoke("speed", "encoders", "--out", "/dev/null", "--n", "1"), "not a regular file")
     assert not Path("/dev/null").is_file() and Path("/dev/null").is_char_device()
 
 

@@ -23,25 +23,27 @@ EIGHTK_CONFIGS = ("sc", "songer", "1k")
 
 
 def load_caselawqa(data_dir: Path | None, split: str = "test", path: Path | None = None,
-                   tasks: list[str] | None = None) -> list[ChoiceItem]:
-    """CaselawQA examples of one split, from `path` (a layout folder or a parquet file) or data_dir."""
+                   subtasks: list[str] | None = None) -> list[ChoiceItem]:
+    """CaselawQA examples of one split (of the tasks in `subtasks`, default all), from `path` (a layout folder or
+    a parquet file) or data_dir."""
     from baselines.tasks.caselawqa import parquet as pq
 
     root = Path(path) if path else Path(data_dir) / "caselawqa"
     if path is None and not root.exists():
         raise MissingData(f"{root}: CaselawQA folder not found", data_dir)
     if root.is_file() and root.suffix == ".parquet":
-        items = pq.load_parquet_file(root, split, tasks)
+        items = pq.load_parquet_file(root, split, subtasks)
     else:
         layout, folder = detect_layout(root)
         if layout == "normalized":
-            items = load_normalized(folder, split, tasks)
+            items = load_normalized(folder, split, subtasks)
         elif layout == "lawma-tasks":
-            items = pq.load_lawma_tasks(folder, split, tasks)
+            items = pq.load_lawma_tasks(folder, split, subtasks)
         else:
-            items = pq.load_eightk(folder, split, tasks)
+            items = pq.load_eightk(folder, split, subtasks)
     if not items:
-        raise DataError(f"no CaselawQA examples for split {split!r}" + (f" and tasks {tasks}" if tasks else ""), root)
+        raise DataError(f"no CaselawQA examples for split {split!r}" + (f" and tasks {subtasks}" if subtasks else ""),
+                        root)
     return items
 
 

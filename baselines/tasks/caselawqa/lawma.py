@@ -79,6 +79,16 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
     return predictions, report
 
 
+def lawma_predictions(path: Path, records: list[ChoiceItem], load_whole=None) -> tuple[list[dict], dict, str]:
+    """`--format lawma` (the task record's hook): predictions rows, join report and default system name (the
+    model folder's name, or '<folder>-<task>' for one file). `load_whole` gives the records of the whole split
+    when `records` are some of its tasks: files of the others are then skipped, not refused."""
+    known = {record.group for record in load_whole()} if load_whole is not None else None
+    predictions, report = read_lawma_responses(path, records, known)
+    folder = path.resolve() if path.is_dir() else path.resolve().parent
+    return predictions, report, folder.name if path.is_dir() else f"{folder.name}-{path.stem}"
+
+
 def _task_files(path: Path) -> dict[str, Path]:
     """Task name -> response file: every <task>.json of a folder, or the one file given."""
     if path.is_file():

@@ -1,7 +1,7 @@
 """BiLSTM-CRF rhetorical-role tagger over frozen sentence embeddings plus position/surface features.
 
-The estimator only wires the parts together: features (rr_features), the network (rr_network), the
-training loop (rr_trainer) and the ensemble of taggers trained from consecutive seeds (rr_ensemble).
+The estimator only wires the parts together: features (features.py), the network (network.py), the
+training loop (trainer.py) and the ensemble of taggers trained from consecutive seeds (ensemble.py).
 """
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from baselines.tasks.rr.data import Document
 from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method, params_of
 from baselines.methods.plain_state import load_state_file, save_plain
-from baselines.tasks.rr.common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
-                        save_tagger_files, split_indexes, training_labels)
+from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
+                                       label_ids, labelled_documents, load_tagger_files, save_tagger_files,
+                                       split_indexes, training_labels)
 from baselines.tasks.rr.features import FeatureSettings, TfidfProjection, document_features
 from baselines.tasks.rr.network import NetworkShape
 from baselines.tasks.rr.trainer import Sequences, TrainingSettings
@@ -45,9 +46,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
 
         check_objective_weights(self)
         started = time.time()
-        docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
-        if not docs:
-            raise BaselinesError(f"{self.name}: no labelled training documents")
+        docs = labelled_documents(train, self.name)
         self.labels_ = training_labels(docs, self.name)
         self.tfidf_ = TfidfProjection.fit(docs, self.tfidf_dims, self.seed) if self.tfidf_dims > 0 else None
         data, n_train = self._sequences(docs, val)
@@ -65,21 +64,14 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
         """(training pieces and validation documents as arrays, number of training documents).
 
         Validation documents are `val` when given, else a seeded `val_fraction` of the training documents."""
-        index = {label: k for k, label in enumerate(self.labels_)}
-        feats = self.features(docs)
-        labels = [np.array([index[s.label] for s in d.sentences], dtype=np.int64) for d in docs]
+        feats, labels = self.features(docs), label_ids(docs, self.labels_)
         if val:
             train_idx = list(range(len(docs)))
-            val_xs = self.features(val)
-            val_ys = [np.array([index.get(s.label, -1) for s in d.sentences]) for d in val]
+            val_xs, val_ys = self.features(val), label_ids(val, self.labels_)
         else:
             train_idx, val_idx = split_indexes(len(docs), self.val_fraction, self.seed)
             val_xs, val_ys = [feats[i] for i in val_idx], [labels[i] for i in val_idx]
-        xs, ys, step = [], [], max(1, self.max_train_len)
-        for i in train_idx:  # documents longer than max_train_len cut into consecutive pieces
-            for begin in range(0, len(feats[i]), step):
-                xs.append(feats[i][begin:begin + step])
-                ys.append(labels[i][begin:begin + step])
+        xs, ys = cut_sequences([feats[i] for i in train_idx], [labels[i] for i in train_idx], self.max_train_len)
         return Sequences(xs, ys, val_xs, val_ys), len(train_idx)
 
     def _seeds(self) -> list[int]:
@@ -95,8 +87,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
                                  "was it trained with another encoder?")
         with torch_threads(self.torch_threads):
             decoded = decode_documents(self.model_, feats, self.predict_batch_docs, len(self.labels_))
-        return [row for doc, (path, marginal) in zip(records, decoded)
-                for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
+        return decoded_rows(records, self.labels_, decoded)
 
     def save_state(self, folder: Path) -> None:
         save_tagger_files(self, folder)

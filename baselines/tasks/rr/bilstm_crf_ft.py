@@ -6,7 +6,7 @@ tagger on the outputs of a separately fine-tuned encoder):
 1. the tagger is trained on the frozen encoder's vectors plus the surface features, to convergence
    (early stopping on the validation documents, as `bilstm-crf` does);
 2. the encoder's top `tuned_layers` layers and the tagger are trained jointly for `tune_epochs` epochs
-   (rr_joint_training); the lower layers run once per sentence (rr_tuned_encoder).
+   (joint_training.py); the lower layers run once per sentence (tuned_encoder.py).
 The model folder holds the tuned encoder as a sentence-transformers folder (`encoder/`).
 """
 from __future__ import annotations
@@ -17,12 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from baselines.tasks.rr.data import Document, check_labels, model_input
+from baselines.tasks.rr.data import Document, check_labels
 from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method, params_of
-from baselines.tasks.rr.common import (check_objective_weights, check_predictable, load_tagger_files, rows_for,
-                        save_tagger_files, split_documents, training_labels)
-from baselines.tasks.rr.features import sentence_features
+from baselines.methods.blocks import apply_flat
+from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
+                                       label_ids, labelled_documents, load_tagger_files, save_tagger_files,
+                                       split_documents, training_labels)
+from baselines.tasks.rr.features import sentence_features, sentence_texts
 from baselines.tasks.rr.network import NetworkShape
 from baselines.tasks.rr.objectives import checked_weight
 from baselines.tasks.rr.trainer import Sequences, TrainingSettings
@@ -53,7 +55,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     seed: int = 0
 
     def fit(self, train: list[Document], val=None):
-        from baselines.tasks.rr.joint_training import checked_schedule, tune_jointly
+        from baselines.tasks.rr.joint_training import JointSettings, TuningResult, checked_schedule, tune_jointly
         from baselines.tasks.rr.network import new_tagger, torch_threads
         from baselines.tasks.rr.trainer import train_tagger
 
@@ -62,9 +64,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         checked_weight("tune_average_from", self.tune_average_from)
         checked_schedule(self.tune_schedule)
         started = time.time()
-        docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
-        if not docs:
-            raise BaselinesError(f"{self.name}: no labelled training documents")
+        docs = labelled_documents(train, self.name)
         self.labels_ = training_labels(docs, self.name)
         fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
             split_documents(docs, self.val_fraction, self.seed)
@@ -80,12 +80,12 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
             self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
             data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
             frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
-            tuned_history, kept = tune_jointly(self.encoder_, self.model_, fit_set, val_set, self) \
-                if self.tune_epochs > 0 else ([], 0)
+            tuned = tune_jointly(self.encoder_, self.model_, fit_set, val_set, params_of(JointSettings, self)) \
+                if self.tune_epochs > 0 else TuningResult([], 0)
         self.model_.eval()
-        self.history_ = {"frozen": frozen_history, "tuned": tuned_history}
+        self.history_ = {"frozen": frozen_history, "tuned": tuned.history}
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
-                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept}
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": tuned.kept_epoch}
         return self
 
     def _new_encoder(self, folder):
@@ -99,21 +99,15 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         return TunedEncoder(source, self.tuned_layers, self.max_seq_length)
 
     def _documents(self, docs: list[Document]):
-        """rr_joint_training.Documents of `docs`: lower token states (with a progress bar), surface, labels."""
+        """EncodedDocuments of `docs`: lower token states (with a progress bar), surface features, label ids."""
         from tqdm.auto import tqdm
 
-        from baselines.tasks.rr.joint_training import Documents
+        from baselines.tasks.rr.joint_training import EncodedDocuments
 
-        texts = [[model_input(s.text) or "." for s in d.sentences] for d in docs]
+        texts = [sentence_texts(d) for d in docs]
         with tqdm(total=sum(map(len, texts)), desc="encoding (frozen layers)", unit="sentence") as bar:
-            flat = self.encoder_.lower_states([t for doc in texts for t in doc], self.encode_batch_size, bar)
-        states, begin = [], 0
-        for doc in texts:
-            states.append(flat[begin:begin + len(doc)])
-            begin += len(doc)
-        index = {label: k for k, label in enumerate(self.labels_)}
-        labels = [np.array([index.get(s.label, -1) for s in d.sentences], dtype=np.int64) for d in docs]
-        return Documents(states, [self._surface(d) for d in docs], labels)
+            states = apply_flat(lambda flat: self.encoder_.lower_states(flat, self.encode_batch_size, bar), texts)
+        return EncodedDocuments(states, [self._surface(d) for d in docs], label_ids(docs, self.labels_))
 
     def _surface(self, doc: Document) -> np.ndarray:
         if self.surface_features:
@@ -121,11 +115,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         return np.zeros((len(doc.sentences), 0), dtype=np.float32)
 
     def _stage_one_sequences(self, feats: list[np.ndarray], labels: list[np.ndarray], val_set) -> Sequences:
-        xs, ys, step = [], [], max(1, self.max_train_len)
-        for x, y in zip(feats, labels):
-            for begin in range(0, len(x), step):
-                xs.append(x[begin:begin + step])
-                ys.append(y[begin:begin + step])
+        xs, ys = cut_sequences(feats, labels, self.max_train_len)
         return Sequences(xs, ys, val_set.all_features(self.encoder_) if val_set.states else [], val_set.labels)
 
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
@@ -134,18 +124,13 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         from baselines.tasks.rr.network import decode_documents, torch_threads
 
         check_predictable(records, self.labels_)
-        texts = [model_input(s.text) or "." for d in records for s in d.sentences]
+        texts = [sentence_texts(d) for d in records]
         with torch_threads(self.torch_threads):
-            with tqdm(total=len(texts), desc="encoding", unit="sentence", disable=not progress) as bar:
-                vectors = self.encoder_.encode(texts, self.encode_batch_size, bar)
-            feats, begin = [], 0
-            for doc in records:
-                feats.append(np.hstack([vectors[begin:begin + len(doc.sentences)], self._surface(doc)]))
-                begin += len(doc.sentences)
-            decoded = decode_documents(self.model_, [f.astype(np.float32) for f in feats],
-                                       self.predict_batch_docs, len(self.labels_))
-        return [row for doc, (path, marginal) in zip(records, decoded)
-                for row in rows_for(doc, self.labels_, path.tolist(), marginal)]
+            with tqdm(total=sum(map(len, texts)), desc="encoding", unit="sentence", disable=not progress) as bar:
+                vectors = apply_flat(lambda flat: self.encoder_.encode(flat, self.encode_batch_size, bar), texts)
+            feats = [np.hstack([block, self._surface(doc)]).astype(np.float32) for doc, block in zip(records, vectors)]
+            decoded = decode_documents(self.model_, feats, self.predict_batch_docs, len(self.labels_))
+        return decoded_rows(records, self.labels_, decoded)
 
     def save_state(self, folder: Path) -> None:
         save_tagger_files(self, folder)

@@ -1,11 +1,22 @@
-"""Shared pieces of the rhetorical-role taggers: the label set, label checks and prediction rows."""
+"""Shared pieces of the rhetorical-role methods: the training documents and label set, label ids, label
+checks, documents cut into pieces, validation splits, prediction rows and the taggers' model files."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import numpy as np
+
 from baselines.tasks.rr.data import Document, check_labels, document_labels
 from baselines.core.errors import BaselinesError
+
+
+def labelled_documents(train: list[Document], method: str) -> list[Document]:
+    """The training documents whose every sentence is labelled (a tagger learns from whole documents)."""
+    docs = [d for d in train if d.sentences and all(s.label is not None for s in d.sentences)]
+    if not docs:
+        raise BaselinesError(f"{method}: no labelled training documents")
+    return docs
 
 
 def training_labels(train: list[Document], method: str) -> tuple[str, ...]:
@@ -22,7 +33,42 @@ def check_predictable(records: list[Document], labels: tuple[str, ...]) -> None:
     check_labels(records, labels, "evaluation data")
 
 
-def rows_for(doc: Document, labels: tuple[str, ...], predicted: list[int], probabilities=None) -> list[dict]:
+def label_index(labels: tuple[str, ...]) -> dict[str, int]:
+    """Each label's id: its position in the label set."""
+    return {label: k for k, label in enumerate(labels)}
+
+
+def label_ids(docs: list[Document], labels: tuple[str, ...]) -> list[np.ndarray]:
+    """Per document, the (n_sentences,) int64 ids of its gold labels (-1 for an unlabelled sentence)."""
+    index = label_index(labels)
+    return [np.array([index.get(s.label, -1) for s in d.sentences], dtype=np.int64) for d in docs]
+
+
+def piece_bounds(lengths: list[int], length: int) -> list[tuple[int, int, int]]:
+    """(document, begin, end) of each document's consecutive pieces of at most `length` sentences, in order."""
+    return [(i, begin, min(begin + length, n)) for i, n in enumerate(lengths) for begin in range(0, n, length)]
+
+
+def cut_sequences(xs: list[np.ndarray], ys: list[np.ndarray], length: int) -> tuple[list, list]:
+    """(feature pieces, label pieces): documents longer than `length` sentences cut into consecutive pieces."""
+    bounds = piece_bounds([len(x) for x in xs], max(1, length))
+    return [xs[i][begin:end] for i, begin, end in bounds], [ys[i][begin:end] for i, begin, end in bounds]
+
+
+def prediction_rows(docs: list[Document], labels: tuple[str, ...], predicted: list, probabilities=None) -> list[dict]:
+    """Rows of every sentence, document by document in order: predicted[i] holds document i's label ids,
+    probabilities[i] (when given) its (n_sentences, n_labels) label probabilities."""
+    probabilities = [None] * len(docs) if probabilities is None else probabilities
+    return [row for doc, ids, probs in zip(docs, predicted, probabilities)
+            for row in _document_rows(doc, labels, ids, probs)]
+
+
+def decoded_rows(docs: list[Document], labels: tuple[str, ...], decoded: list[tuple]) -> list[dict]:
+    """Prediction rows from a tagger's decoded documents: (label ids, marginal probabilities) per document."""
+    return prediction_rows(docs, labels, [path.tolist() for path, _ in decoded], [marginal for _, marginal in decoded])
+
+
+def _document_rows(doc: Document, labels: tuple[str, ...], predicted: list[int], probabilities=None) -> list[dict]:
     """Prediction rows of one document: sentence id, label, span, and per-label probabilities if given."""
     rows = []
     for i, (sentence, k) in enumerate(zip(doc.sentences, predicted)):
@@ -36,8 +82,6 @@ def rows_for(doc: Document, labels: tuple[str, ...], predicted: list[int], proba
 
 def split_indexes(n: int, fraction: float, seed: int) -> tuple[list[int], list[int]]:
     """(fitting, validation) indexes of n training documents: a seeded `fraction` held out (none below 4)."""
-    import numpy as np
-
     order = np.random.default_rng(seed).permutation(n).tolist()
     n_val = max(1, int(round(n * fraction))) if n >= 4 and fraction > 0 else 0
     return order[n_val:], order[:n_val]

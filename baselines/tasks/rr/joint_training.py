@@ -19,6 +19,7 @@ import numpy as np
 import torch
 
 from baselines.core.errors import BaselinesError
+from baselines.tasks.rr.common import piece_bounds
 from baselines.tasks.rr.trainer import Sequences, loss_weighting, validation_score
 
 SCHEDULES = ("constant", "linear")
@@ -28,7 +29,41 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class Documents:
+class JointSettings:
+    """How the joint stage trains (parameters of the fine-tuned tagger of the same names)."""
+
+    tune_epochs: int
+    encoder_lr: float
+    tagger_lr: float
+    tune_average_from: int  # k > 0: keep the mean weights of epochs k..tune_epochs; 0: the best epoch
+    tune_schedule: str  # one of SCHEDULES
+    piece_len: int  # sentences per document piece in a step
+    batch_pieces: int  # pieces per step
+    rare_weight: float  # class-weighted emission objective (objectives.py); 0 switches it off
+    predict_batch_docs: int  # validation documents decoded at a time
+    seed: int  # orders the pieces of every epoch
+
+
+@dataclass
+class TuningResult:
+    """What the joint stage did: its epoch history and the epoch it kept (a number, or 'mean k-n')."""
+
+    history: list[dict]
+    kept_epoch: int | str
+
+
+@dataclass
+class Checkpoint:
+    """A candidate for the weights kept: its validation score, the encoder's top layers and the tagger."""
+
+    score: float
+    encoder_top: dict  # state_dict of encoder.top
+    tagger: dict  # state_dict of the tagger
+    epoch: int | str  # the epoch number, or 'mean k-n' for averaged epochs
+
+
+@dataclass
+class EncodedDocuments:
     """Per document: lower token states of its sentences, surface features (n, F) and label ids (n,)."""
 
     states: list[list[torch.Tensor]]
@@ -49,32 +84,24 @@ class Documents:
                     for i in range(len(self.states))]
 
 
-def pieces(docs: Documents, length: int) -> list[tuple[int, int, int]]:
-    """(document, begin, end) of consecutive pieces of at most `length` sentences."""
-    return [(i, begin, min(begin + length, len(states))) for i, states in enumerate(docs.states)
-            for begin in range(0, len(states), length)]
-
-
-def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
-                 progress: bool = True) -> tuple[list[dict], int | str]:
+def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, settings: JointSettings,
+                 progress: bool = True) -> TuningResult:
     """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the mean of the later
-    epochs or the best epoch, as the module says. Returns the epoch history and the epoch kept (a number,
-    or 'mean k-n')."""
+    epochs or the best epoch, as the module says, and leave both modules with the weights kept."""
     from tqdm.auto import tqdm
 
     optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
                                    {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
     rng = np.random.default_rng(settings.seed)
-    work = pieces(fit, settings.piece_len)
+    work = piece_bounds([len(states) for states in fit.states], settings.piece_len)
     steps = -(-len(work) // settings.batch_pieces) * settings.tune_epochs
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings.tune_schedule, steps))
-    best = (_score(encoder, tagger, val, settings), copy.deepcopy(encoder.top.state_dict()),
-            copy.deepcopy(tagger.state_dict()), 0)
-    history = [{"epoch": 0, "val_weighted_f1": best[0]}]
+    best = _checkpoint(_score(encoder, tagger, val, settings), encoder, tagger, 0)
+    history = [{"epoch": 0, "val_weighted_f1": best.score}]
     averaging = settings.tune_average_from > 0 and settings.tune_epochs > 0
     average_from = min(settings.tune_average_from, settings.tune_epochs) if averaging else None
     average = WeightAverage()
-    weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings)
+    weighting = loss_weighting(fit.labels, tagger.crf.num_tags, settings.rare_weight)
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
         order = [work[k] for k in rng.permutation(len(work))]
@@ -86,14 +113,19 @@ def tune_jointly(encoder, tagger, fit: Documents, val: Documents, settings,
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
         if average_from is not None and epoch >= average_from:
             average.add(encoder.top, tagger)
-        elif average_from is None and (score > best[0] or not val.states):  # no validation: the last epoch
-            best = (score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
+        elif average_from is None and (score > best.score or not val.states):  # no validation: the last epoch
+            best = _checkpoint(score, encoder, tagger, epoch)
     if average_from is not None:
         best = _averaged_or_start(average, f"mean {average_from}-{settings.tune_epochs}", encoder, tagger, val,
                                   settings, best, history)
-    encoder.top.load_state_dict(best[1])
-    tagger.load_state_dict(best[2])
-    return history, best[3]
+    encoder.top.load_state_dict(best.encoder_top)
+    tagger.load_state_dict(best.tagger)
+    return TuningResult(history, best.epoch)
+
+
+def _checkpoint(score: float, encoder, tagger, epoch: int | str) -> Checkpoint:
+    """The current weights of encoder.top and `tagger` (copies), with their score and epoch."""
+    return Checkpoint(score, copy.deepcopy(encoder.top.state_dict()), copy.deepcopy(tagger.state_dict()), epoch)
 
 
 class WeightAverage:
@@ -119,17 +151,17 @@ class WeightAverage:
                 for m, total in zip(modules, self.sums)]
 
 
-def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val: Documents, settings, start: tuple,
-                       history: list[dict]) -> tuple:
-    """The averaged epochs as (score, encoder top state, tagger state, `label`), unless the frozen start
-    (`start`) scores higher on validation; the average's score is added to `history` under `label`."""
+def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val: EncodedDocuments,
+                       settings: JointSettings, start: Checkpoint, history: list[dict]) -> Checkpoint:
+    """The averaged epochs as a Checkpoint of epoch `label`, unless the frozen start (`start`) scores higher
+    on validation; the average's score is added to `history` under `label`."""
     top, tags = average.mean_states(encoder.top, tagger)
     encoder.top.load_state_dict(top)
     tagger.load_state_dict(tags)
     score = _score(encoder, tagger, val, settings)
     history.append({"epoch": label, "val_weighted_f1": score})
     log.info("%s: val weighted F1 %s", label, score)
-    return start if val.states and start[0] > score else (score, top, tags, label)
+    return start if val.states and start.score > score else Checkpoint(score, top, tags, label)
 
 
 def checked_schedule(name: str) -> str:
@@ -148,7 +180,8 @@ def schedule(name: str, steps: int):
     return lambda step: (step + 1) / warmup if step < warmup else max(0.0, (steps - step) / max(1, steps - warmup))
 
 
-def _epoch(encoder, tagger, scheduler, fit: Documents, order: list, batch_pieces: int, bar, weighting: dict) -> float:
+def _epoch(encoder, tagger, scheduler, fit: EncodedDocuments, order: list, batch_pieces: int, bar,
+           weighting: dict) -> float:
     """One pass over the pieces in `order`, one step of the scheduler's optimizer and of the scheduler per
     batch; the mean training loss (CRF plus any auxiliary) per piece."""
     optimizer = scheduler.optimizer
@@ -173,6 +206,7 @@ def _epoch(encoder, tagger, scheduler, fit: Documents, order: list, batch_pieces
     return total / max(len(order), 1)
 
 
-def _score(encoder, tagger, val: Documents, settings) -> float:
+def _score(encoder, tagger, val: EncodedDocuments, settings: JointSettings) -> float:
     """Validation weighted F1 of the current encoder and tagger."""
-    return validation_score(tagger, Sequences([], [], val.all_features(encoder), val.labels), settings, 0.0)
+    val_data = Sequences([], [], val.all_features(encoder), val.labels)
+    return validation_score(tagger, val_data, settings.predict_batch_docs, 0.0)

@@ -1,7 +1,7 @@
 """The torch network of the BiLSTM-CRF tagger: sentence features -> BiLSTM over a document -> CRF.
 
 Also what every use of the network shares: its shape, padded batches, decoding many documents, and
-the number of torch threads. Training lives in rr_trainer, ensembles in rr_ensemble.
+the number of torch threads. Training lives in trainer.py, ensembles in ensemble.py.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class NetworkShape:
     hidden: int = 128  # LSTM width per direction
     layers: int = 1
     dropout: float = 0.4
-    shift_weight: float = 0.0  # > 0: the label-shift auxiliary objective (rr_objectives) with this weight
+    shift_weight: float = 0.0  # > 0: the label-shift auxiliary objective (objectives.py) with this weight
 
 
 class CrfDecoding:

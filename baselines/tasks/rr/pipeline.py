@@ -82,7 +82,7 @@ def project(docs: list[Document], rows: list[dict]) -> list[dict]:
 def end_to_end_predictions(docs: list[Document], method, segmenter: str, models_dir=None) -> list[dict]:
     """Predictions on the gold sentences of `docs` from their raw text: cut by `segmenter`, labelled by
     `method`, each gold sentence taking the label of the predicted sentence overlapping it most."""
-    from segmentation.run import get_segmenter
+    from baselines.tasks.segmenter.choose import get_segmenter
 
     predicted_docs = resegment(docs, get_segmenter(segmenter, models_dir))
     rows = project(predicted_docs, method.predict(predicted_docs))
@@ -109,18 +109,18 @@ def predict_file(path: Path, *, model: Path | None = None, method_name: str | No
     `open(path, encoding="utf-8", newline="").read()[start:end]` is the row's `text`."""
     from rich.progress import Progress
 
-    from segmentation.run import get_segmenter
-
     from baselines.core.io import writable_target, write_jsonl
-    from baselines.methods import model_folder
+    from baselines.methods import saved_model_folder
     from baselines.methods.base import Method
     from baselines.core.paths import models_root
     from baselines.registry import get_task
+    from baselines.tasks.segmenter.choose import get_segmenter
 
     if out:
         writable_target(Path(out), inputs=[Path(path)])  # refused before any work
     source = read_source(path)
-    folder = Path(model) if model else model_folder(models_root(models_dir), "rr", method_name or get_task("rr").default_method)
+    folder = Path(model) if model else saved_model_folder(models_root(models_dir), "rr",
+                                                          method_name or get_task("rr").default_method)
     if not (folder / "config.json").is_file():
         train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
         raise BaselinesError(f"no trained model in {folder}; run `{train}` first (or pass --model)")

@@ -13,7 +13,7 @@ from baselines.methods.base import Method
 from baselines.methods.blocks import split_rows
 from baselines.methods.majority import ALL, MajorityFloor
 from baselines.methods.plain_state import load_state_file, save_plain
-from baselines.tasks.rr.common import check_predictable, rows_for, training_labels
+from baselines.tasks.rr.common import check_predictable, label_index, prediction_rows, training_labels
 
 
 def labelled_sentences(train: list[Document]) -> tuple[list[str], list[str]]:
@@ -36,7 +36,7 @@ class RRMajority(MajorityFloor):
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
         check_predictable(records, self.labels_)
         k = self.labels_.index(self.answer())
-        return [row for doc in records for row in rows_for(doc, self.labels_, [k] * len(doc.sentences))]
+        return prediction_rows(records, self.labels_, [[k] * len(doc.sentences) for doc in records])
 
     def state(self) -> dict:
         return {**super().state(), "labels": list(self.labels_)}
@@ -70,7 +70,7 @@ class RRTfidfLogreg(Method):
         self.vectorizer_ = TfidfVectorizer(ngram_range=(1, self.ngram_max), min_df=self.min_df,
                                            max_features=self.max_features, sublinear_tf=self.sublinear_tf)
         matrix = self.vectorizer_.fit_transform(texts)  # (sentences, vocab) sparse
-        index = {label: k for k, label in enumerate(self.labels_)}
+        index = label_index(self.labels_)
         self.model_ = LogisticRegression(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter,
                                          random_state=self.seed)
         self.model_.fit(matrix, np.array([index[label] for label in labels]))
@@ -85,8 +85,7 @@ class RRTfidfLogreg(Method):
         probabilities = np.zeros((len(texts), len(self.labels_)))
         probabilities[:, self.model_.classes_] = known
         blocks = split_rows(probabilities, [len(doc.sentences) for doc in records])
-        return [row for doc, block in zip(records, blocks)
-                for row in rows_for(doc, self.labels_, block.argmax(axis=1).tolist(), block)]
+        return prediction_rows(records, self.labels_, [block.argmax(axis=1).tolist() for block in blocks], blocks)
 
     def save_state(self, folder: Path) -> None:
         save_plain(folder, "model", {"vectorizer": self.vectorizer_, "model": self.model_})

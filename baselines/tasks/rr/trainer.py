@@ -25,7 +25,7 @@ class TrainingSettings:
     lr_decay: float = 0.5  # < 1: multiply the learning rate by this after `decay_patience` epochs without gain
     decay_patience: int = 2
     predict_batch_docs: int = 8  # documents decoded at a time (validation and prediction)
-    rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (rr_objectives) with this weight
+    rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (objectives.py) with this weight
 
 
 @dataclass
@@ -51,12 +51,13 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
                                                            patience=settings.decay_patience) \
         if settings.lr_decay < 1.0 else None
     rng = np.random.default_rng(seed)
-    weighting = loss_weighting(data.ys, model.crf.num_tags, settings)
+    weighting = loss_weighting(data.ys, model.crf.num_tags, settings.rare_weight)
     history, best, best_state, waited = [], -float("inf"), None, 0
     for epoch in tqdm(range(1, settings.max_epochs + 1), desc=f"tagger seed {seed}", unit="epoch",
                       disable=not progress):
         loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
-        entry = {"epoch": epoch, "loss": loss, "val_weighted_f1": validation_score(model, data, settings, loss)}
+        entry = {"epoch": epoch, "loss": loss,
+                 "val_weighted_f1": validation_score(model, data, settings.predict_batch_docs, loss)}
         history.append(entry)
         if scheduler is not None:
             scheduler.step(entry["val_weighted_f1"])
@@ -71,14 +72,13 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
     return history
 
 
-def loss_weighting(ys: list[np.ndarray], n_labels: int, settings: TrainingSettings) -> dict:
+def loss_weighting(ys: list[np.ndarray], n_labels: int, rare_weight: float) -> dict:
     """Keyword arguments of the tagger's loss for the class-weighted objective ({} when it is off)."""
     from baselines.tasks.rr.objectives import balanced_weights, checked_weight
 
-    if checked_weight("rare_weight", settings.rare_weight) == 0:
+    if checked_weight("rare_weight", rare_weight) == 0:
         return {}
-
-    return {"class_weights": balanced_weights(ys, n_labels), "rare_weight": settings.rare_weight}
+    return {"class_weights": balanced_weights(ys, n_labels), "rare_weight": rare_weight}
 
 
 def train_epoch(model, optimizer, data: Sequences, batch_docs: int, rng: np.random.Generator,
@@ -98,14 +98,15 @@ def train_epoch(model, optimizer, data: Sequences, batch_docs: int, rng: np.rand
     return total / len(data.xs)
 
 
-def validation_score(model, data: Sequences, settings: TrainingSettings, loss: float) -> float:
-    """Weighted F1 of the decoded validation documents (4 decimals); minus `loss` without validation documents."""
+def validation_score(model, data: Sequences, batch_docs: int, loss: float) -> float:
+    """Weighted F1 of the decoded validation documents (4 decimals, decoded `batch_docs` at a time); minus
+    `loss` without validation documents."""
     from sklearn.metrics import f1_score
 
     if not data.val_xs:
         return -loss
     n_labels = model.crf.num_tags
-    decoded = decode_documents(model, data.val_xs, settings.predict_batch_docs, n_labels, marginals=False)
+    decoded = decode_documents(model, data.val_xs, batch_docs, n_labels, marginals=False)
     predicted = np.concatenate([path for path, _ in decoded])
     return round(float(f1_score(np.concatenate(data.val_ys), predicted, average="weighted")), 4)
 

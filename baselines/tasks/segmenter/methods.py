@@ -42,7 +42,7 @@ class TrainedSegmenterMethod(Method):
     val_docs: int = 20
 
     def fit(self, train, val=None):
-        from segmentation.run import gold_pairs
+        from baselines.tasks.segmenter.gold import gold_pairs
         from segmentation.trained import train_senter
 
         docs = list(train)

@@ -1,11 +1,9 @@
-"""Choosing a segmenter by name, gold spans of documents, and what the gold spans allow a segmenter."""
+"""Choosing a segmenter by name, and where `baselines train segmenter` keeps the trained one."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
-
-SEGMENTERS = ("rule", "trained")
 
 
 def segmenter_folder(models_dir=None) -> Path:
@@ -30,16 +28,3 @@ def get_segmenter(name: str | None = None, models_dir=None):
         hint = "run `baselines train segmenter` first" if name == "trained" else "not a saved spaCy pipeline"
         raise BaselinesError(f"no trained segmenter in {path}: {hint} (or use --segmenter rule)")
     return TrainedSegmenter.load(path)
-
-
-def gold_pairs(docs) -> list[tuple[str, list[tuple[int, int]]]]:
-    """(text, gold sentence spans) of each document."""
-    return [(d.text, [(s.start, s.end) for s in d.sentences]) for d in docs]
-
-
-def boundary_diagnostics(docs) -> dict:
-    """What the gold spans allow: boundaries after a cue, and where breaks fall at numbered paragraph lines."""
-    from segmentation.spans import cue_share, numbered_paragraphs
-
-    pairs = gold_pairs(docs)
-    return {"gold_boundaries_after_cue": cue_share(pairs), "gold_breaks_at_numbered_lines": numbered_paragraphs(pairs)}

@@ -1,0 +1,101 @@
+"""What several commands share: their common options, and the checks and defaults behind them."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from baselines.cli.errors import guarded
+from baselines.core.errors import BaselinesError
+from baselines.registry import TASKS, option_help
+
+DataDir = typer.Option(None, "--data-dir", help="Benchmark data folder (default: $BASELINES_DATA, else ~/.local/share/legal-baselines).")
+Download = typer.Option(False, "--download", help="Fetch the benchmark into the data folder first if it is not there.")
+ModelsDir = typer.Option(None, "--models-dir", help="Where fitted model folders go (default: $BASELINES_MODELS or ./models).")
+ResultsDir = typer.Option(None, "--results-dir", help="Where eval/score runs go (default: $BASELINES_RESULTS or ./results).")
+Force = typer.Option(False, "--force", help="Replace a scored run of the same name and variant.")
+Method = typer.Option(None, "--method", "-m", help="Method name (see `baselines ls`); default: the task's default.")
+Config = typer.Option(None, "--config", help="A named variant in configs/<task>/ (its name is then the default --name) or a YAML file.")
+Sets = typer.Option(None, "--set", help="Override a config value: key=value (repeatable).")
+Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder (a hub name needs --set encode_backend=torch; default: packaged all-MiniLM-L6-v2).")
+Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ and results/<task>/ (default: the method).")
+Subtasks = typer.Option(None, "--subtasks", help=option_help("--subtasks"))
+TasksAlias = typer.Option(None, "--tasks", hidden=True, help="Earlier name of --subtasks.")
+Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
+OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
+
+
+def config_overrides(sets, encoder) -> dict:
+    from baselines.core.config import parse_overrides
+
+    overrides = parse_overrides(sets or [])
+    if encoder:
+        overrides["encoder"] = encoder
+    return overrides
+
+
+def missing_policy(missing: str, only_present: bool) -> str:
+    """--only-present is --missing skip; with another --missing it is a contradiction, refused."""
+    if only_present and missing not in ("error", "skip"):
+        raise BaselinesError(f"--only-present (score the covered ids only) contradicts --missing {missing}: "
+                             "give one of them")
+    return "skip" if only_present else missing
+
+
+def load_options(subtasks: str | None) -> dict:
+    return {"subtasks": [t.strip() for t in subtasks.split(",") if t.strip()]} if subtasks else {}
+
+
+def formats_help() -> str:
+    """The generic predictions formats, and each task's own, from the records."""
+    from baselines.evaluation.predictions import FORMATS
+
+    own = "; ".join(f"{task.name}: {name}, {spec.help}"
+                    for task in TASKS.values() for name, spec in task.formats.items())
+    return " | ".join(FORMATS) + (f", or a task's own ({own})" if own else "") + "."
+
+
+def texts_help() -> str:
+    """The texts each task offers for the encoder speed test, from the records."""
+    from baselines.registry import DEFAULT_SPEED_TEXTS
+
+    offered = "; ".join(f"{task.name}: {task.speed_texts.help}" for task in TASKS.values() if task.speed_texts)
+    return f"Whose texts to encode: {offered} (default: {DEFAULT_SPEED_TEXTS})."
+
+
+def task_options(task: str, **given) -> None:
+    """Refuse, before any work, an option that only some tasks take (None: not given) when `task` is not one of
+    them, naming the tasks that take it."""
+    from baselines.registry import check_options, get_task
+
+    guarded(check_options, guarded(get_task, task), {"--" + name.replace("_", "-"): value
+                                                      for name, value in given.items()})
+
+
+def with_data(task: str, download: bool, function, *args, **kwargs):
+    """`function(*args, **kwargs)`, fetching a missing benchmark first with --download (or a yes when asked on a terminal)."""
+    from baselines.runs.first_run import with_benchmark
+
+    confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
+    return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
+
+
+def default_name(method: str | None, name: str | None, encoder: str | None, config: Path | None = None) -> str | None:
+    """The system name when --name is not given: a named config's name (`--config learned-lexical`), and the
+    encoder's folder name after it or after the method (`embed-all-mpnet-base-v2`); None: the method's own."""
+    if name:
+        return name
+    named = config is not None and not config.suffix and len(config.parts) == 1
+    base = config.name if named else method
+    if encoder and base:
+        return f"{base}-{Path(encoder).name}"
+    return base if named else None
+
+
+def method_from(task: str, config: Path | None) -> str:
+    """The method a named config belongs to (`--config learned-lexical`: learned), else the task's default."""
+    from baselines.methods.configs import method_of_config
+    from baselines.registry import get_task
+
+    return guarded(method_of_config, task, config) or guarded(get_task, task).default_method
