@@ -4,10 +4,12 @@ The Python API is the four functions the CLI calls, with the same parameters as 
 
     from baselines import train, evaluate, score, compare
 
-    folder = train("rr", "tfidf-logreg", data_dir)                    # models/rr/tfidf-logreg/
-    result, run = evaluate("scalr", "tfidf", data_dir, config="tfidf-least", name="tfidf-least")
-    result, run = score("scalr", "gpt.jsonl", data_dir)                 # an LLM's answers, scored alike
-    comparison = compare("scalr")                                       # the task's runs, paired
+    folder = train(task, method, data_dir)                   # models/<task>/<method>/
+    result, run = evaluate(task, method, data_dir)           # predict, score, write results/<task>/<system>/<run>/
+    result, run = score(task, "llm_outputs.jsonl", data_dir) # an LLM's answers, scored alike
+    comparison = compare(task)                               # the task's runs side by side, paired
+
+with `task` and `method` names as `baselines ls` lists them (the README shows them with real names).
 
 - `train(task, method, data_dir, ...)` fits a method and saves it; returns the model folder.
 - `evaluate(task, method, data_dir, ...)` predicts a split or a file, scores it and writes the run;
