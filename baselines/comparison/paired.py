@@ -43,10 +43,7 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
         if system is reference:
             continue
         same = np.array_equal(reference.ids, system.ids)
-        if task.items_from_predictions is not None:  # the union: an absent item takes the task's absent outcome
-            shared = reference.ids if same else np.union1d(reference.ids, system.ids)
-        else:
-            shared = reference.ids if same else np.intersect1d(reference.ids, system.ids)
+        shared = shared_ids(task, reference, system)
         if len(shared) == 0:
             notes.append(f"{system.name}: no ids in common with {reference.name}; not compared")
             continue
@@ -60,6 +57,16 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
         for system, result in zip(members, paired_stats(task, outs, replicates, seed)):
             paired[system.name] = result
     return paired, notes
+
+
+def shared_ids(task: Task, reference: System, system: System) -> np.ndarray:
+    """The ids two systems are paired on: those both were scored on (when the task makes its items from the
+    predictions: the union, an absent item taking the task's absent outcome)."""
+    if np.array_equal(reference.ids, system.ids):
+        return reference.ids
+    if task.items_from_predictions is not None:
+        return np.union1d(reference.ids, system.ids)
+    return np.intersect1d(reference.ids, system.ids)
 
 
 def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:

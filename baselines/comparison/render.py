@@ -29,8 +29,13 @@ class Table:
     text_columns: int = 1  # the leading columns that name the row (left-aligned)
 
 
-def leaderboard_records(comparison: Comparison) -> list[dict]:
-    """One raw row per system, best first: the leaderboard's CSV."""
+def recorded_command(system: System) -> str:
+    """The command line that wrote a system's run, as its results file records it."""
+    return system.result.get("meta", {}).get("command") or ""
+
+
+def leaderboard_records(comparison: Comparison, command=recorded_command) -> list[dict]:
+    """One raw row per system, best first: the leaderboard's CSV (`command`: System -> the command shown)."""
     records = []
     main = comparison.task.main_metric
     for rank, system in enumerate(comparison.systems, start=1):
@@ -46,12 +51,13 @@ def leaderboard_records(comparison: Comparison) -> list[dict]:
                        "difference_high": paired.interval[1] if paired else None,
                        "p_bootstrap": paired.p_bootstrap if paired else None,
                        "p_mcnemar": paired.p_mcnemar if paired else None,
-                       "command": system.result.get("meta", {}).get("command") or ""})
+                       "command": command(system)})
         records.append(record)
     return records
 
 
-def leaderboard_display(comparison: Comparison, command: bool) -> tuple[list[str], list[list[str]]]:
+def leaderboard_display(comparison: Comparison, command: bool,
+                        shown_command=recorded_command) -> tuple[list[str], list[list[str]]]:
     """Leaderboard columns and formatted rows (percentages; differences in points)."""
     main = comparison.task.main_metric
     secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
@@ -62,7 +68,7 @@ def leaderboard_display(comparison: Comparison, command: bool) -> tuple[list[str
     columns += ["p McNemar"] if exact else []
     columns += ["command"] if command else []
     rows = []
-    for record, system in zip(leaderboard_records(comparison), comparison.systems):
+    for record, system in zip(leaderboard_records(comparison, shown_command), comparison.systems):
         low, high = record["ci_low"], record["ci_high"]
         row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["producer"],
                _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
@@ -143,10 +149,11 @@ def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
     return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
 
 
-def to_markdown(comparison: Comparison) -> str:
-    """The leaderboard (with the command behind each row), the method, notes and breakdowns."""
+def to_markdown(comparison: Comparison, command=recorded_command) -> str:
+    """The leaderboard (with the command behind each row, as `command` shows it), the method, notes and
+    breakdowns."""
     task = comparison.task
-    columns, rows = leaderboard_display(comparison, command=True)
+    columns, rows = leaderboard_display(comparison, command=True, shown_command=command)
     lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
     unit = task.bootstrap_unit
     on = (f"on the union of both systems' {task.items_from_predictions.name}" if task.items_from_predictions

@@ -18,7 +18,7 @@ HF_HOST = "huggingface.co"
 def offline_error(what: str, host: str, reason: str) -> BaselinesError:
     return BaselinesError(
         f"cannot download {what}: {host} is unreachable ({reason}). Download the files on a machine with "
-        f"network access (or copy them), put them under DIR as described in README.md, and pass --data-dir DIR "
+        f"network access (or copy them), put them under DIR as described in docs/data.md, and pass --data-dir DIR "
         f"(or set BASELINES_DATA=DIR; without either, DIR is {data_location(None)[0]})"
     )
 

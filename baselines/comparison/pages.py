@@ -1,0 +1,187 @@
+"""Every results page and every headline figure, regenerated from the runs (`baselines compare --all --out DIR`).
+
+DIR receives one Markdown page per task (a leaderboard per set of runs that pair: the evaluation split, each
+other split or test file, and end-to-end runs, each with its breakdown tables and chart), `headline.md` (per
+benchmark, our best run against each LLM run on the same items, and published LLM figures marked as not run
+here) and `index.md` (what the placeholders in the commands stand for). With `readme`, the block between the
+HEADLINE_START and HEADLINE_END lines of that file is replaced by the headline, so no figure there is typed by
+hand. The same runs give byte-identical files: no time, no folder of the machine (commands show placeholders,
+see placeholders.py), and every figure comes from `compare`, seeded.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from baselines.comparison.charts import interval_png, scatter_png
+from baselines.comparison.headline import headline_section
+from baselines.comparison.leaderboard import Comparison, compare
+from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used_placeholders
+from baselines.comparison.published import Published, published_figures
+from baselines.comparison.render import PARTIAL, _md_table, recorded_command, to_markdown
+from baselines.comparison.systems import System
+from baselines.core.errors import BaselinesError, DataError
+from baselines.core.io import atomic_path, read_json
+from baselines.core.paths import results_root
+from baselines.registry import TASKS, Task
+from baselines.runs.results_store import Variant, run_files
+
+HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->"
+REGENERATE = "baselines compare --all --out docs/results --readme README.md"
+GENERATED = f"Generated from the runs by `{REGENERATE}`; do not edit by hand."
+
+
+@dataclass(frozen=True)
+class View:
+    """One set of runs compared together: a split or a test file, on gold input or end to end."""
+
+    split: str | None
+    test_file: str | None = None
+    end_to_end: bool = False
+
+    def slug(self) -> str:
+        where = self.split or f"file-{Path(self.test_file or 'x').stem}"
+        return f"{where}-e2e" if self.end_to_end else where
+
+    def title(self) -> str:
+        where = self.split or f"test file {self.test_file}"
+        return where + (", end to end (raw text cut by a segmenter; runs on gold input beside them)"
+                        if self.end_to_end else "")
+
+
+def shown_command(system: System) -> str:
+    """The command of a system's run as the pages show it: placeholders for every folder."""
+    return public_command(recorded_command(system), system.result.get("meta", {}).get("data"))
+
+
+def views(task: Task, results_dir=None) -> list[View]:
+    """The sets of runs a task's page shows: its evaluation split first, end-to-end runs after their split, then
+    the other splits and the test files (an unreadable results file is left to `compare` to name)."""
+    found = set()
+    for path in run_files(task.name, results_dir):
+        try:
+            variant = Variant.from_dict(read_json(path).get("variant") or {})
+        except (DataError, AttributeError, TypeError):
+            continue
+        found.add(View(variant.split, variant.test_file, bool(variant.segmenter)))
+    return sorted(found, key=lambda v: (v.test_file is not None, v.split != task.eval_split, v.split or "",
+                                        v.test_file or "", v.end_to_end))
+
+
+def task_page(task: Task, results_dir, replicates: int, seed: int) -> tuple[str, dict[str, bytes], Comparison | None]:
+    """The task's page, its charts (file name -> PNG) and the comparison of its evaluation split (None: no runs)."""
+    root = results_root(results_dir)
+    lines = [f"# {task.name}: results", "", f"{task.description}.", "", GENERATED + " Commands name folders by "
+             "[placeholders](index.md#placeholders); a method that learns is trained first, with the same "
+             "`--method`, `--config`, `--set` and `--name` as the `eval` shown.", ""]
+    charts, main, shown = {}, None, {}
+    for view in views(task, results_dir):
+        comparison = compare(task.name, results_dir, split=view.split, test_file=view.test_file,
+                             segmenter="any" if view.end_to_end else None, replicates=replicates, seed=seed)
+        comparison.notes = [_without_root(note, root) for note in comparison.notes]
+        _check_commands(comparison, shown)
+        if view == View(task.eval_split):
+            main = comparison
+        chart = f"{task.name}-{view.slug()}.png"
+        charts[chart] = interval_png(comparison, PARTIAL)
+        lines += [f"## {view.title()}", "", to_markdown(comparison, shown_command), f"![{task.name}, "
+                  f"{view.title()}: each system's {task.main_metric} with its 95% interval]({chart})", ""]
+        llms = [s for s in comparison.systems if s.producer == "llm" and s is not comparison.reference]
+        if comparison is main and task.grouped and llms:
+            scatter = f"{task.name}-{view.slug()}-scatter.png"
+            charts[scatter] = scatter_png(comparison, llms[0])
+            lines += [f"![{llms[0].name} against {comparison.reference.name}, per {task.group_name}]({scatter})", ""]
+    if not charts:
+        train = f"`baselines train {task.name} --data-dir DATA`, then " if task.train_split else ""
+        lines += [f"No runs yet: {train}`baselines eval {task.name} --data-dir DATA` writes one; then regenerate.", ""]
+    lines += _published_section(task, published_figures(task))
+    return "\n".join(lines).rstrip() + "\n", charts, main
+
+
+def _check_commands(comparison: Comparison, shown: dict[str, Path]) -> None:
+    """Refuse two runs shown with the same command: each row is one run, reproduced by its command."""
+    for system in comparison.systems:
+        command = shown_command(system)
+        first = shown.setdefault(command, system.path)
+        if command and first != system.path:
+            raise BaselinesError(f"two runs show the same command `{command}`: {first.parent} and "
+                                 f"{system.path.parent}; remove one, or give it its own --name")
+
+
+def _published_section(task: Task, published: Published | None) -> list[str]:
+    if published is None:
+        return []
+    rows = [[figure.system, figure.producer, f"{figure.value:.1f}", figure.note] for figure in published.figures]
+    return ["## Published elsewhere (not run here)", "", f"Source: {published.source}. Items: {published.items}.", "",
+            *_md_table(["system", "producer", f"{task.main_metric} %", "note"], rows), ""]
+
+
+def headline(comparisons: dict[str, Comparison | None]) -> str:
+    """The headline body: one section per benchmark an LLM can be run on, or that has LLM figures."""
+    lines = []
+    for task in TASKS.values():
+        comparison, published = comparisons.get(task.name), published_figures(task)
+        llm_runs = comparison is not None and any(s.producer == "llm" for s in comparison.systems)
+        if task.export is not None or published is not None or llm_runs:
+            lines += headline_section(task, comparison, published, shown_command)
+    used = used_placeholders(lines)
+    lines += ["Placeholders in the commands: " + "; ".join(f"`{name}`, {PLACEHOLDERS[name]}" for name in used) + "."
+              if used else "", "", f"Regenerate with `{REGENERATE}`."]
+    return "\n".join(lines).strip() + "\n"
+
+
+def index_page() -> str:
+    """What the generated pages hold, and the placeholders their commands use."""
+    pages = "\n".join(f"- [{task.name}]({task.name}.md): {task.description}" for task in TASKS.values())
+    legend = "\n".join(f"- `{name}`: {meaning}" for name, meaning in PLACEHOLDERS.items())
+    return (f"# Results\n\n{GENERATED}\n\n- [Headline](headline.md): per benchmark, our best method against "
+            f"each LLM run on the same items, with the paired difference and its interval.\n{pages}\n\n"
+            "Each row is one run, shown with the command that wrote it. Intervals are bootstrap 95% intervals; "
+            "Δ is the paired difference to the reference row on the items both were scored on.\n\n"
+            f"## Placeholders\n\nCommands show no folder of the machine that ran them:\n\n{legend}\n")
+
+
+def with_headline(text: str, body: str, where: str) -> str:
+    """`text` with the lines between its HEADLINE_START and HEADLINE_END lines replaced by `body`."""
+    lines = text.split("\n")
+    starts = [k for k, line in enumerate(lines) if line.strip() == HEADLINE_START]
+    ends = [k for k, line in enumerate(lines) if line.strip() == HEADLINE_END]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise BaselinesError(f"{where} needs one line {HEADLINE_START} and, after it, one line {HEADLINE_END} "
+                             "around its headline block")
+    return "\n".join([*lines[:starts[0] + 1], "", body.rstrip("\n"), "", *lines[ends[0]:]])
+
+
+def write_all(out: Path, results_dir=None, readme: Path | None = None, replicates: int = 1000,
+              seed: int = 0) -> list[Path]:
+    """Every task's page, its charts, the headline and the index into `out`, and the headline into `readme`;
+    everything is rendered before anything is written."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise BaselinesError(f"--out {out} exists and is not a folder")
+    files, comparisons = {}, {}
+    for task in TASKS.values():
+        page, charts, comparisons[task.name] = task_page(task, results_dir, replicates, seed)
+        files[f"{task.name}.md"] = page.encode()
+        files.update(charts)
+    body = headline(comparisons)
+    files["headline.md"] = f"# Headline\n\n{GENERATED}\n\n{body}".encode()
+    files["index.md"] = index_page().encode()
+    targets = {out / name: data for name, data in files.items()}
+    if readme is not None:
+        readme = Path(readme)
+        if not readme.is_file():
+            raise BaselinesError(f"--readme {readme} is not a file")
+        targets[readme] = with_headline(readme.read_text(encoding="utf-8"), body, str(readme)).encode()
+    for path, data in targets.items():
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(data)
+    return list(targets)
+
+
+def _without_root(text: str, root: Path) -> str:
+    """A note with the results folder of this machine written as RESULTS."""
+    for folder in (str(root.resolve()), os.path.normpath(str(root))):
+        text = text.replace(folder + os.sep, "RESULTS" + os.sep)
+    return text

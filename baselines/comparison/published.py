@@ -1,0 +1,75 @@
+"""Figures published elsewhere for a benchmark, kept as data with their source (the YAML its task record names).
+
+They are shown beside our runs and marked as not run here: they were computed on other items (another split,
+or a paper's test set) or by a system we did not run, so no paired difference is given for them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from numbers import Real
+
+import yaml
+
+from baselines.core.errors import DataError
+from baselines.registry import Task
+
+PRODUCERS = ("llm", "other", "human")
+FIGURE_KEYS = {"system", "producer", "value", "note", "command"}
+FILE_KEYS = {"source", "items", "figures", "headline_note"}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published figure of the task's main metric, in percent as the source gives it."""
+
+    system: str
+    producer: str  # llm | other | human
+    value: float
+    note: str = ""  # what qualifies the figure ("on the subset it answered")
+    command: str = ""  # the command that scores this system's released outputs here, when they are available
+
+
+@dataclass(frozen=True)
+class Published:
+    """A benchmark's published figures: who reported them, on which items, and a note for the headline."""
+
+    source: str
+    items: str
+    figures: tuple[Figure, ...]
+    headline_note: str = ""
+
+
+def published_figures(task: Task) -> Published | None:
+    """The figures the task's record names (`Task.published`, 'package:file'), or None when it names none."""
+    if task.published is None:
+        return None
+    package, _, name = task.published.partition(":")
+    try:
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as error:
+        raise DataError(f"the published figures of {task.name} ({task.published}) cannot be read: {error}") from None
+    return parse_published(yaml.safe_load(text), task.published)
+
+
+def parse_published(data, where: str) -> Published:
+    """The figures of one published-figures file, checked (`where` names the file in errors)."""
+    if not isinstance(data, dict) or set(data) - FILE_KEYS or not {"source", "items", "figures"} <= set(data):
+        raise DataError(f"{where}: expected the keys {', '.join(sorted(FILE_KEYS))} (headline_note optional)")
+    if not isinstance(data["figures"], list) or not data["figures"]:
+        raise DataError(f"{where}: 'figures' is a non-empty list")
+    return Published(source=str(data["source"]), items=str(data["items"]),
+                     figures=tuple(_figure(row, where) for row in data["figures"]),
+                     headline_note=" ".join(str(data.get("headline_note") or "").split()))
+
+
+def _figure(row, where: str) -> Figure:
+    if not isinstance(row, dict) or set(row) - FIGURE_KEYS or not {"system", "producer", "value"} <= set(row):
+        raise DataError(f"{where}: a figure has the keys system, producer, value (note, command optional): {row!r}")
+    value = row["value"]
+    if not isinstance(value, Real) or isinstance(value, bool) or not 0 <= value <= 100:
+        raise DataError(f"{where}: {row['system']}: value {value!r} is not a percentage")
+    if row["producer"] not in PRODUCERS:
+        raise DataError(f"{where}: {row['system']}: producer {row['producer']!r} is not one of {', '.join(PRODUCERS)}")
+    return Figure(system=str(row["system"]), producer=row["producer"], value=float(value),
+                  note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()))
