@@ -1,13 +1,14 @@
 """Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLM outputs alike.
 
-The Python API is the four functions the CLI calls, with the same parameters as its options:
+The Python API is the five functions the CLI calls, with the same parameters as its options:
 
-    from baselines import train, evaluate, score, compare
+    from baselines import train, evaluate, score, compare, predict
 
     folder = train(task, method, data_dir)                   # models/<task>/<method>/
     result, run = evaluate(task, method, data_dir)           # predict, score, write results/<task>/<system>/<run>/
     result, run = score(task, "llm_outputs.jsonl", data_dir) # an LLM's answers, scored alike
     comparison = compare(task)                               # the task's runs side by side, paired
+    records = predict(task, texts)                           # raw texts labelled by a saved model, loaded once
 
 with `task` and `method` names as `baselines ls` lists them (the README shows them with real names).
 
@@ -17,6 +18,9 @@ with `task` and `method` names as `baselines ls` lists them (the README shows th
 - `score(task, predictions_path, data_dir, ...)` scores an existing predictions file like any evaluation;
   returns (Result, run folder).
 - `compare(task, results_dir, ...)` pairs the task's runs with a reference system; returns a Comparison.
+- `predict(task, texts, ...)` labels raw texts (a list of strings, or a dict id -> text) as `baselines predict`
+  does, the model loaded once and the texts labelled in batches; returns one record {"id", "digest", ...} per
+  text, in order.
 
 Each one's own docstring (`help(baselines.evaluate)`) lists its options. They are imported on first use,
 so `import baselines` stays fast.
@@ -26,13 +30,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-__all__ = ["train", "evaluate", "score", "compare"]
+__all__ = ["train", "evaluate", "score", "compare", "predict"]
 
 _HOMES = {"train": "baselines.runs.run", "evaluate": "baselines.runs.run", "score": "baselines.runs.run",
-          "compare": "baselines.comparison.leaderboard"}
+          "compare": "baselines.comparison.leaderboard", "predict": "baselines.runs.corpus"}
 
 if TYPE_CHECKING:
     from baselines.comparison.leaderboard import compare
+    from baselines.runs.corpus import predict
     from baselines.runs.run import evaluate, score, train
 
 

@@ -66,7 +66,8 @@ class Task:
     resample_groups: bool = False  # the bootstrap resamples whole groups (RR, segmenter: documents)
     bootstrap_unit: str = "items"  # what the bootstrap resamples, as `compare` states it
     items_from_predictions: ItemsFromPredictions | None = None  # scored items made from references and predictions
-    predict: Callable | None = None  # (file, **options) -> rows: labels raw text (`baselines predict`)
+    predict: Callable | None = None  # (*, model, method_name, models_dir, data_dir, **the task's own options) ->
+    #   baselines.runs.corpus.Labeller: the saved model loaded once, labelling raw texts in batches (`baselines predict`)
     diagnostics: Callable | None = None  # (records) -> dict recorded with every run (what the data allows)
     end_to_end: Callable | None = None  # (records, method, segmenter, models_dir) -> predictions from raw text
     export: Callable | None = None  # (**export options) -> writer (records, tmp, final folder) -> lm_eval.Export
@@ -74,6 +75,7 @@ class Task:
     speed_texts: SpeedTexts | None = None  # texts for `baselines speed encoders`
     plain_classes: dict[str, str] = field(default_factory=dict)  # class name -> 'module:Class' a fitted state may hold
     options: dict[str, str] = field(default_factory=dict)  # CLI options only some tasks take -> what each does here
+    published: str | None = None  # 'package:file' of a YAML of figures published elsewhere (shown, never run here)
 
 
 def _choice_references(records) -> list:
@@ -93,6 +95,7 @@ TASKS: dict[str, Task] = {
         aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
         download=lazy_function("baselines.tasks.scalr.download:download_scalr"),
         export=lazy_function("baselines.tasks.scalr.export:lm_eval_writer"),
+        published="baselines.tasks.scalr:published.yaml",
     ),
     "caselawqa": Task(
         name="caselawqa",
@@ -109,6 +112,7 @@ TASKS: dict[str, Task] = {
         bootstrap_unit="items within each CaselawQA task",
         download=lazy_function("baselines.tasks.caselawqa.download:download_caselawqa"),
         export=lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
+        predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller"),
         formats={"lawma": ExternalFormat(
             read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
             help="a folder of Lawma's released <task>.json responses, or one such file",
@@ -124,6 +128,7 @@ TASKS: dict[str, Task] = {
             "--scatter": "system plotted per task against the reference (default: the best other)",
             "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
         },
+        published="baselines.tasks.caselawqa:published.yaml",
     ),
     "rr": Task(
         name="rr",
@@ -137,7 +142,7 @@ TASKS: dict[str, Task] = {
         confusion=True, breakdowns=("per_label",),
         download=lazy_function("baselines.tasks.rr.download:download_rr"),
         resample_groups=True, bootstrap_unit="documents",
-        predict=lazy_function("baselines.tasks.rr.pipeline:predict_file"),
+        predict=lazy_function("baselines.tasks.rr.pipeline:corpus_labeller"),
         end_to_end=lazy_function("baselines.tasks.rr.pipeline:end_to_end_predictions"),
         export=lazy_function("baselines.tasks.rr.export:lm_eval_writer"),
         speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.rr.speed:sentence_texts"), label="RR sentences",

@@ -47,8 +47,11 @@ def test_the_api_is_what_the_cli_calls_and_loads_on_first_use():
     from baselines.comparison import leaderboard
     from baselines.runs import run
 
-    assert baselines.__all__ == ["train", "evaluate", "score", "compare"]
+    from baselines.runs import corpus
+
+    assert baselines.__all__ == ["train", "evaluate", "score", "compare", "predict"]
     assert (train, evaluate, score, compare) == (run.train, run.evaluate, run.score, leaderboard.compare)
+    assert baselines.predict is corpus.predict
     with pytest.raises(AttributeError, match="no attribute 'fit'"):
         baselines.fit  # noqa: B018
     probe = "import sys, baselines; print(any(m.startswith('baselines.runs') for m in sys.modules))"

@@ -1,4 +1,4 @@
-"""The rr commands end to end on toy files: train from JSONL, predict raw text, bad input exits 2."""
+"""The rr commands end to end on toy files: train from JSONL, predict raw text, bad documents exit 1, usage errors 2."""
 from __future__ import annotations
 
 import json
@@ -32,25 +32,29 @@ def test_train_and_predict_raw_text(tmp_path):
     result = runner.invoke(app, ["predict", "rr", str(judgment), "--method", "tfidf_logreg", "--segmenter", "rule",
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    records = [json.loads(line) for line in out.read_text().splitlines()]  # one record per document
+    assert [r["id"] for r in records] == ["judgment"]
+    rows = records[0]["sentences"]
     assert [r["label"] for r in rows] == LABELS
     assert rows[1]["text"] == judgment.read_text()[rows[1]["start"]:rows[1]["end"]]
     assert set(rows[0]["probabilities"]) == set(LABELS)
     assert "RPC" in result.output
 
 
-def test_predict_bad_input_exits_2(tmp_path):
+def test_predict_bad_documents_exit_1_and_usage_errors_2(tmp_path):
     runner.invoke(app, ["train", "rr", "--method", "majority", "--train-file", str(train_file(tmp_path))])
     binary = tmp_path / "bad.txt"
     binary.write_bytes(b"\xff\xfe caf\xe9")
     result = runner.invoke(app, ["predict", "rr", str(binary), "--method", "majority", "--segmenter", "rule"])
-    assert result.exit_code == 2 and "UTF-8" in result.output
+    assert result.exit_code == 1 and "UTF-8" in result.output  # a document that failed, named
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
     result = runner.invoke(app, ["predict", "rr", str(empty), "--method", "majority", "--segmenter", "rule"])
-    assert result.exit_code == 2 and "empty" in result.output
+    assert result.exit_code == 1 and "empty" in result.output
+    result = runner.invoke(app, ["predict", "rr", str(tmp_path / "absent.txt"), "--method", "majority"])
+    assert result.exit_code == 2 and "no such file or folder" in result.output
     result = runner.invoke(app, ["predict", "scalr", str(empty)])
-    assert result.exit_code == 2 and "does not label raw text; `baselines predict` works for: rr" in result.output
+    assert result.exit_code == 2 and "does not label raw text; `baselines predict` works for: caselawqa, rr" in result.output
     result = runner.invoke(app, ["eval", "segmenter", "--data-dir", str(tmp_path / "nowhere")])
     assert result.exit_code == 2
 

@@ -7,6 +7,8 @@ from typing import List, Optional
 
 import typer
 
+from baselines.cli.corpus import (ModelFolder, PredictInput, PredictOut, Segmenter, hook_options, predict_progress,
+                                  predict_setup, predict_task, print_record, summary_line)
 from baselines.cli.errors import fail, guarded
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
                                    OnlyPresent, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides, default_name,
@@ -17,6 +19,10 @@ from baselines.registry import option_help, tasks_with
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs.")
 data_app = typer.Typer(no_args_is_help=True, help="Get benchmark data.")
+ALL_HELP = ("Every task at once: one results page per task (every set of runs that pair, with breakdowns and charts), "
+            "headline.md and index.md into --out, e.g. docs/results.")
+README_HELP = ("With --all: replace the block between the <!-- headline:start --> and <!-- headline:end --> lines "
+               "of this file (e.g. README.md) with the headline.")
 app.add_typer(data_app, name="data")
 
 @app.callback()
@@ -142,7 +148,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
 
 
 @app.command("compare")
-def compare_command(task: str = typer.Argument(..., help="Task name."),
+def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (none with --all)."),
                     against: Optional[str] = typer.Option(None, "--against", help="Reference system (default: the best of our methods)."),
                     split: Optional[str] = typer.Option(None, "--split", help="Split whose results to compare (default: the task's)."),
                     out: Optional[Path] = typer.Option(None, "--out", help="Also write Markdown, CSV and PNG files into this folder."),
@@ -153,11 +159,22 @@ def compare_command(task: str = typer.Argument(..., help="Task name."),
                     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="End-to-end runs with this segmenter (any: every run), for tasks scored from raw text."),
                     test_file: Optional[str] = typer.Option(None, "--test-file", help="Runs scored on this test file (its name) instead of a split."),
                     systems: Optional[str] = typer.Option(None, "--systems", help="Only these systems (comma-separated names)."),
-                    results_dir: Optional[Path] = ResultsDir):
+                    results_dir: Optional[Path] = ResultsDir,
+                    all_tasks: bool = typer.Option(False, "--all", help=ALL_HELP),
+                    readme: Optional[Path] = typer.Option(None, "--readme", help=README_HELP)):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
     from baselines.comparison import render
 
+    if readme is not None and not all_tasks:
+        fail("--readme goes with --all")
+    if all_tasks:
+        single = {"TASK": task, "--against": against, "--split": split, "--markdown-only": markdown_only or None,
+                  "--scatter": scatter, "--segmenter": segmenter, "--test-file": test_file, "--systems": systems}
+        compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value])
+        return
+    if task is None:
+        fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
     task_options(task, scatter=scatter)
     if out:
         from baselines.core.io import writable_target
@@ -175,27 +192,52 @@ def compare_command(task: str = typer.Argument(..., help="Task name."),
         typer.echo(f"wrote {path}", err=markdown_only)
 
 
+def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Optional[Path], replicates: int, seed: int,
+                given: list[str]) -> None:
+    """`compare --all`: every task's results page, the headline and the charts into --out, the headline into --readme."""
+    from baselines.comparison.pages import write_all
+
+    if given:
+        fail(f"--all compares every task as it stands; {', '.join(given)} apply to one task only")
+    if out is None:
+        fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
+    for path in guarded(write_all, out, results_dir, readme=readme, replicates=replicates, seed=seed):
+        typer.echo(f"wrote {path}")
+
+
 @app.command("predict")
 def predict_command(task: str = typer.Argument(..., help=f"Task name (a task that labels raw text: {', '.join(tasks_with('predict'))})."),
-                    file: Path = typer.Argument(..., help="A raw judgment as a UTF-8 text file."),
-                    out: Optional[Path] = typer.Option(None, "--out", help="Write the labelled sentences as JSONL."),
-                    model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder (default: models/<task>/<method>)."),
-                    method: Optional[str] = Method,
-                    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="rule | trained | folder (default: trained if saved, else rule)."),
-                    quiet: bool = typer.Option(False, "--quiet", help="No table."), models_dir: Optional[Path] = ModelsDir):
-    """Label a raw text file: cut it into sentences and label each (e.g. its rhetorical role)."""
-    from baselines.cli.summary import print_predictions
-    from baselines.registry import get_task
+                    source: str = typer.Argument(..., metavar="INPUT", help=PredictInput),
+                    out: Optional[str] = typer.Option(None, "--out", help=PredictOut),
+                    model: Optional[Path] = ModelFolder, method: Optional[str] = Method,
+                    segmenter: Optional[str] = Segmenter, subtasks: Optional[str] = Subtasks, data_dir: Optional[Path] = DataDir,
+                    backend: str = typer.Option("local", "--backend", help="Where documents are labelled: local | dask (batches spread over the workers of --scheduler, each loading the model once)."),
+                    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler for --backend dask, e.g. tcp://HOST:8786."),
+                    quiet: bool = typer.Option(False, "--quiet", help="No table, no progress bar."), models_dir: Optional[Path] = ModelsDir):
+    """Label raw texts: one file, a folder, a glob or a JSONL of them (e.g. the rhetorical role of each sentence).
 
-    spec = guarded(get_task, task)
-    if spec.predict is None:
-        fail(f"task {task!r} does not label raw text; `baselines predict` works for: {', '.join(tasks_with('predict'))}")
-    rows = guarded(spec.predict, file, model=model, method_name=method, segmenter=segmenter, models_dir=models_dir,
-                   out=out)
-    if not quiet:
-        print_predictions(rows)
-    if out:
-        typer.echo(f"wrote {len(rows)} sentences to {out}")
+    A rerun with the same --out resumes: documents already written with the same text are skipped, changed ones
+    labelled again. Exit status: 0 every document labelled (or already there), 1 some documents failed (each
+    named on standard error, the others written), 2 a usage error (a bad option or INPUT, no saved model, an --out
+    that cannot be written)."""
+    from baselines.runs.corpus import label_corpus
+
+    spec = guarded(predict_task, task, backend, segmenter)
+    task_options(task, subtasks=subtasks)
+    corpus, sink, run = guarded(predict_setup, spec, source, out, backend, scheduler,
+                                hook_options(model, method, models_dir, data_dir, segmenter, subtasks))
+    try:
+        with predict_progress(corpus.total, quiet) as notify:
+            for note in sink.notes:
+                notify(note, advance=False)
+            summary = guarded(label_corpus, corpus, sink, run, notify)
+    finally:
+        sink.close()
+    if corpus.kind == "text" and not quiet and getattr(sink, "records", None):
+        print_record(sink.records[0])
+    typer.echo(summary_line(summary, out), err=True)
+    if summary.failed:
+        raise typer.Exit(1)
 
 
 @data_app.command("download")
@@ -262,6 +304,31 @@ def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional
         guarded(writable_target, out)  # a device or FIFO is refused before the speed test, not after it
     report = guarded(encoder_speed, data_dir, encoder, n=n, repeats=repeats, task=texts)
     typer.echo(render_speed(report))
+    if out is not None:
+        typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
+
+
+@speed_app.command("predict")
+def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' | '.join(tasks_with('predict'))})."),
+                          source: str = typer.Argument(..., metavar="INPUT", help=PredictInput),
+                          n: Optional[int] = typer.Option(None, "--n", help="Only the first N readable documents."),
+                          model: Optional[Path] = ModelFolder, method: Optional[str] = Method,
+                          segmenter: Optional[str] = Segmenter, subtasks: Optional[str] = Subtasks, data_dir: Optional[Path] = DataDir,
+                          models_dir: Optional[Path] = ModelsDir,
+                          out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
+    """Documents/s and sentences/s (answers/s) of `baselines predict` end to end, nothing cached; for a model that
+    encodes sentences, also the encoder's own speed on the same sentences and the ratio of the two."""
+    from baselines.core.io import writable_target
+    from baselines.encoders.speed import write_speed_report
+    from baselines.runs.corpus_speed import predict_speed, render_predict_speed
+
+    guarded(predict_task, task, "local", segmenter)
+    task_options(task, subtasks=subtasks)
+    if out is not None:
+        guarded(writable_target, out)
+    report = guarded(predict_speed, task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks),
+                     n=n)
+    typer.echo(render_predict_speed(report))
     if out is not None:
         typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
 

@@ -2,11 +2,14 @@
 offers through its record's `speed_texts`, e.g. RR training sentences), without the cache."""
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import statistics
+import tempfile
 import time
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -74,6 +77,36 @@ def encoder_speed(data_dir=None, encoder: str | None = None, n: int = 2000, repe
     return {"encoder": encoder or "minilm", "texts": name, "n_texts": len(texts), "repeats": repeats,
             "batch_size": batch_size, "max_seq_length": max_seq_length, "cpu_count": os.cpu_count(),
             "machine": platform.processor() or platform.machine(), "backends": rows}
+
+
+@contextlib.contextmanager
+def without_encoding_cache() -> Iterator[Path]:
+    """Everything encoded afresh while inside: the caches moved to an empty temporary folder, the exported
+    encoders linked into it (nothing is exported again), and put back after."""
+    from baselines.core.paths import cache_root
+
+    exported = cache_root() / "onnx"
+    before = os.environ.get("BASELINES_CACHE")
+    with tempfile.TemporaryDirectory(prefix="baselines-speed-") as folder:
+        if exported.is_dir():
+            os.symlink(exported.resolve(), Path(folder) / "onnx")
+        os.environ["BASELINES_CACHE"] = folder
+        try:
+            yield Path(folder)
+        finally:
+            if before is None:
+                os.environ.pop("BASELINES_CACHE", None)
+            else:
+                os.environ["BASELINES_CACHE"] = before
+
+
+def cpu_name() -> str:
+    """The processor's model name (as `lscpu` shows it), else what the platform says."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
 
 
 def write_speed_report(report: dict, out: Path) -> Path:

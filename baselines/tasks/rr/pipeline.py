@@ -7,7 +7,6 @@ from baselines.tasks.rr.data import Document, Documents, Sentence
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.source_text import SourceText
 
-MAX_TEXT_BYTES = 64 * 2**20  # a raw judgment larger than this is refused (the largest LegalEval one is < 1 MiB)
 BLOCK_CHARS = 20_000  # long texts are segmented in blocks cut at blank lines, for progress
 
 
@@ -89,53 +88,91 @@ def end_to_end_predictions(docs: list[Document], method, segmenter: str, models_
     return rows
 
 
-def read_source(path: Path) -> SourceText:
-    """A raw judgment as UTF-8 text, with the offsets back to the file as given."""
-    path = Path(path)
-    if path.is_file() and path.stat().st_size > MAX_TEXT_BYTES:
-        raise DataError(f"a judgment is at most {MAX_TEXT_BYTES // 2**20} MiB of text; this file has "
-                        f"{path.stat().st_size / 2**20:.0f} MiB", path)
-    source = SourceText.read(path)  # a bad byte is named by line and byte within the line
-    if not source.text.strip():
-        raise DataError("the file is empty", path)
-    return source
-
-
-def predict_file(path: Path, *, model: Path | None = None, method_name: str | None = None,
-                 segmenter: str | None = None, models_dir=None, out: Path | None = None) -> list[dict]:
-    """Raw text file -> rows {start, end, text, label, probabilities}; written as JSONL when `out` is given.
-
-    `start`/`end` are character offsets into the file as given (a BOM and CRLF line endings included):
-    `open(path, encoding="utf-8", newline="").read()[start:end]` is the row's `text`."""
-    from rich.progress import Progress
-
-    from baselines.core.io import writable_target, write_jsonl
+def load_tagger(model: Path | None = None, method_name: str | None = None, models_dir=None):
+    """The saved tagger of --model, else of models/rr/<method>; none saved names the training command."""
     from baselines.methods import saved_model_folder
     from baselines.methods.base import Method
     from baselines.core.paths import models_root
     from baselines.registry import get_task
-    from baselines.tasks.segmenter.choose import get_segmenter
 
-    if out:
-        writable_target(Path(out), inputs=[Path(path)])  # refused before any work
-    source = read_source(path)
     folder = Path(model) if model else saved_model_folder(models_root(models_dir), "rr",
                                                           method_name or get_task("rr").default_method)
     if not (folder / "config.json").is_file():
         train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
         raise BaselinesError(f"no trained model in {folder}; run `{train}` first (or pass --model)")
-    tagger = Method.load(folder)
-    with Progress(transient=True) as progress:
-        bar = progress.add_task("segmenting", total=len(source.text))
-        spans = segment_text(source.text, get_segmenter(segmenter, models_dir), lambda n: progress.advance(bar, n))
-    if not spans:
-        raise DataError("no sentences found", path)
-    doc = document_from_text(Path(path).stem, source.text, spans, getattr(tagger, "labels_", ()))
-    predicted = tagger.predict([doc], progress=len(spans) > 200)
-    rows = [_given_row(row, source) for row in predicted]
-    if out:
-        write_jsonl(Path(out), rows)
-    return rows
+    return Method.load(folder)
+
+
+def corpus_labeller(*, model: Path | None = None, method_name: str | None = None, segmenter: str | None = None,
+                    models_dir=None, data_dir=None):
+    """The task record's `predict` hook: the tagger and the segmenter loaded once, labelling raw judgments in
+    batches (their sentences encoded together). A record's `sentences` are rows {id, start, end, text, label,
+    probabilities}, `start`/`end` character offsets into the text as given (a BOM and CRLF line endings
+    included): `text[start:end]` is the row's `text`. (`data_dir` is not needed: the model holds its labels.)"""
+    from baselines.runs.corpus import Labeller
+    from baselines.tasks.segmenter.choose import get_segmenter
+
+    tagger = load_tagger(model, method_name, models_dir)
+    cutter = get_segmenter(segmenter, models_dir)
+    return Labeller(label=lambda texts: label_judgments(texts, tagger, cutter), unit="sentences",
+                    count=lambda fields: len(fields["sentences"]), encode=_own_encoder(tagger),
+                    encoded_texts=_encoded_texts)
+
+
+def label_judgments(texts: list, tagger, cutter) -> list:
+    """Per CorpusText, {"sentences": rows} or a Failure; the sentences of all of them tagged in one call."""
+    from baselines.runs.corpus import Failure
+
+    sources, docs, outcomes = {}, [], []
+    for text in texts:
+        source = SourceText.of(text.text)
+        spans = segment_text(source.text, cutter)
+        outcomes.append(None if spans else Failure("no sentences found"))
+        if spans:
+            sources[text.id] = source
+            docs.append(document_from_text(text.id, source.text, spans, getattr(tagger, "labels_", ())))
+    rows: dict[str, list] = {doc_id: [] for doc_id in sources}
+    for row in tagger.predict(docs, progress=False) if docs else []:
+        rows[row["doc"]].append(_given_row(row, sources[row["doc"]]))
+    return [outcome or {"sentences": rows[text.id]} for text, outcome in zip(texts, outcomes)]
+
+
+def predict_file(path: Path, *, model: Path | None = None, method_name: str | None = None,
+                 segmenter: str | None = None, models_dir=None) -> list[dict]:
+    """The sentence rows of one raw judgment file (as `baselines predict rr FILE` writes them in its record)."""
+    from baselines.runs.corpus import Failure, file_text, label_batch
+
+    text = file_text(Path(path))
+    if text.problem:
+        raise DataError(text.problem, path)
+    labeller = corpus_labeller(model=model, method_name=method_name, segmenter=segmenter, models_dir=models_dir)
+    outcome = label_batch(labeller, [text])[0]
+    if isinstance(outcome, Failure):
+        raise DataError(outcome.reason, path)
+    return outcome.fields["sentences"]
+
+
+def _own_encoder(tagger):
+    """texts -> vectors from the tagger's sentence encoder itself, without the encoding cache (None for a tagger
+    that does not encode through it): what `baselines speed predict` compares the whole pipeline with."""
+    if not hasattr(tagger, "encode_backend"):
+        return None
+
+    def encode(texts: list[str]):
+        from baselines.encoders.onnx_backend import resolve_backend
+        from baselines.encoders.speed import backend_encoder
+
+        backend = resolve_backend([tagger.encoder], tagger.encode_backend)
+        return backend_encoder(tagger.encoder, backend, tagger.max_seq_length, tagger.encode_batch_size)(texts)
+
+    return encode
+
+
+def _encoded_texts(fields: dict) -> list[str]:
+    """What the encoder read for each sentence of a record."""
+    from baselines.tasks.rr.data import model_input
+
+    return [model_input(row["text"].replace("\r\n", "\n").replace("\r", "\n")) or "." for row in fields["sentences"]]
 
 
 def _given_row(row: dict, source: SourceText) -> dict:
