@@ -1,8 +1,17 @@
 """The package list, which pyproject.toml alone cannot give: the top-level configs/ folder ships in the wheel as
-baselines/configs (where baselines.core.paths.configs_root looks first); editable installs read configs/ itself.
-Data files of the benchmark folders (published figures, curated tables) ship beside their modules."""
+baselines/configs (where baselines.core.paths.configs_root looks first), one subpackage per task folder; editable
+installs read configs/ itself. Data files of the benchmark folders (published figures, curated tables) ship
+beside their modules."""
+from pathlib import Path
+
 from setuptools import find_namespace_packages, setup
 
-setup(packages=[*find_namespace_packages(include=["baselines*", "segmentation*"]), "baselines.configs"],
-      package_dir={"baselines.configs": "configs"}, package_data={"baselines.configs": ["**/*.yaml"], "baselines.tasks.scalr": ["published.yaml"],
+CONFIG_PACKAGES = ["baselines.configs", *(f"baselines.configs.{folder.name}"
+                                         for folder in sorted(Path(__file__).parent.joinpath("configs").iterdir())
+                                         if folder.is_dir())]
+
+setup(packages=[*find_namespace_packages(include=["baselines*", "segmentation*"]), *CONFIG_PACKAGES],
+      package_dir={"baselines.configs": "configs"},
+      package_data={**{name: ["*.yaml"] for name in CONFIG_PACKAGES},
+                    "baselines.tasks.scalr": ["published.yaml"],
                     "baselines.tasks.caselawqa": ["published.yaml", "tables/*.csv"]})

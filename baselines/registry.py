@@ -76,6 +76,7 @@ class Task:
     plain_classes: dict[str, str] = field(default_factory=dict)  # class name -> 'module:Class' a fitted state may hold
     options: dict[str, str] = field(default_factory=dict)  # CLI options only some tasks take -> what each does here
     published: str | None = None  # 'package:file' of a YAML of figures published elsewhere (shown, never run here)
+    headline_versus: str | None = None  # our plain method the best of ours is set against per group in the headline
 
 
 def _choice_references(records) -> list:
@@ -109,6 +110,7 @@ TASKS: dict[str, Task] = {
         grouped=True, per_label=False,
         supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
         group_name="task", supergroup_name="court", breakdowns=("per_supergroup", "per_group"),
+        headline_versus="linear",
         bootstrap_unit="items within each CaselawQA task",
         download=lazy_function("baselines.tasks.caselawqa.download:download_caselawqa"),
         export=lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
@@ -222,6 +224,7 @@ METHOD_REGISTRY: tuple[Registered, ...] = (  # looked up through baselines.metho
     Registered("caselawqa", "majority", "baselines.tasks.caselawqa.majority:CaselawMajority"),
     Registered("caselawqa", "linear", "baselines.tasks.caselawqa.linear:CaselawLinear"),
     Registered("caselawqa", "embed-linear", "baselines.tasks.caselawqa.embed:CaselawEmbedLinear"),
+    Registered("caselawqa", "signals", "baselines.tasks.caselawqa.signals:CaselawSignals"),
     Registered("rr", "bilstm-crf", "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
     Registered("rr", "bilstm-crf-ft", "baselines.tasks.rr.bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
     Registered("rr", "tfidf-logreg", "baselines.tasks.rr.simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),

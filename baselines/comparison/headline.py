@@ -2,18 +2,21 @@
 
 Each LLM run is compared with our best run on the items both were scored on (the ids `compare` pairs them on),
 so an LLM run that covers part of the references is set against ours on that part, and ours on every item is
-given beside it. Published figures of LLMs without a run here follow, marked as not run here.
+given beside it. Published figures of LLMs without a run here follow, marked as not run here. For a grouped task
+that names a plain method of ours (Task.headline_versus), a table per group sets our best against it, paired on
+each group's items, beside the best LLM run.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from baselines.comparison.leaderboard import Comparison
-from baselines.comparison.paired import outcomes_on, shared_ids
+from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
 from baselines.comparison.published import Published
 from baselines.comparison.render import _md_table, _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
+from baselines.evaluation.scoring import SEED
 from baselines.registry import Task
 
 
@@ -43,6 +46,7 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
         lines += ["", "No LLM figure yet."]
     if published is not None and any(row[1].startswith("llm, published") for row in rows):
         lines += ["", f"Published figures: {published.source}."]
+    lines += per_group_section(task, comparison, ours)
     if task.export is not None:
         lines += ["", f"Your LLM on the same items: `baselines export lm-eval {task.name} --out "
                       f"FILES/lmeval-{task.name} --data-dir DATA`, run lm-evaluation-harness as "
@@ -104,3 +108,81 @@ def _shared_groups(task: Task, ours: System, shared: np.ndarray) -> str:
         return ""
     within = len(np.unique(ours.group[np.isin(ours.ids, shared)]))
     return f" ({within} of {len(np.unique(ours.group))} {task.group_name}s)"
+
+
+def per_group_section(task: Task, comparison: Comparison | None, ours: System | None) -> list[str]:
+    """Our best against the task's plain method on each group (paired Δ on the group's items), beside the best
+    LLM run; then the means over all groups and over the groups that LLM covers. Nothing when the task names no
+    plain method, the plain method has no run on every reference, or it is itself our best."""
+    plain = _plain(task, comparison, ours)
+    if plain is None:
+        return []
+    llm, covered = _best_llm(task, comparison, ours)
+    with_llm = f" and the best LLM run, **{llm.name}**" if llm else ""
+    columns = [task.group_name, "n", f"{ours.name} %", f"{plain.name} %", f"Δ {ours.name} − {plain.name} (points)",
+               "Δ 95% CI", *([f"{llm.name} %"] if llm else [])]
+    rows = [_group_row(task, comparison, ours, plain, llm, group) for group in sorted(ours.figures["per_group"])]
+    rows.append(_row(f"mean over all {len(rows)} {task.group_name}s", ours.figures["n"], ours.value,
+                          plain.value, _ours_minus(comparison.paired[plain.name]), None if llm is None else "–"))
+    if llm is not None:
+        rows.append(_covered_row(task, comparison, ours, plain, llm, covered))
+    return ["", f"Per {task.group_name}: **{ours.name}** against **{plain.name}** (paired Δ on each "
+                f"{task.group_name}'s items){with_llm}:", "", *_md_table(columns, rows), "",
+            f"Δ = {ours.name} − {plain.name} on the same items; 95% interval of a paired bootstrap over items "
+            f"({comparison.replicates} replicates, within each {task.group_name} in the means); a mean is over "
+            f"{task.group_name}s of each {task.group_name}'s accuracy."]
+
+
+def _plain(task: Task, comparison: Comparison | None, ours: System | None) -> System | None:
+    """The run of the plain method the headline sets our best against (its plain variant first), or None."""
+    name = task.headline_versus
+    if not (task.grouped and name and ours is not None) or ours.path.parent.parent.name == name:
+        return None
+    runs = [s for s in comparison.systems if not s.external and not s.partial and s.name in comparison.paired]
+    return (next((s for s in runs if s.name == name), None)
+            or next((s for s in runs if s.path.parent.parent.name == name), None))
+
+
+def _best_llm(task: Task, comparison: Comparison, ours: System) -> tuple[System | None, np.ndarray | None]:
+    """The LLM run with the highest main metric on the items it shares with ours (ties: by name), and those ids."""
+    scored = []
+    for system in (s for s in comparison.systems if s.producer == "llm" and s.name in comparison.paired):
+        shared = shared_ids(task, ours, system)
+        value = M.point(task.main_metric, outcomes_on(task, [system], shared)[0])
+        scored.append((-value, system.name, system, shared))
+    return tuple(min(scored, key=lambda row: row[:2])[2:]) if scored else (None, None)
+
+
+def _group_row(task: Task, comparison: Comparison, ours: System, plain: System, llm: System | None,
+               group: str) -> list[str]:
+    ids = ours.ids[ours.group == group]
+    paired = paired_stats(task, outcomes_on(task, [ours, plain], ids), comparison.replicates, SEED)[0]
+    llm_cell = None if llm is None else _pct(llm.figures["per_group"].get(group, {}).get("accuracy"))
+    return _row(group, len(ids), ours.figures["per_group"][group]["accuracy"],
+                     plain.figures["per_group"][group]["accuracy"], _ours_minus(paired), llm_cell)
+
+
+def _covered_row(task: Task, comparison: Comparison, ours: System, plain: System, llm: System,
+                 covered: np.ndarray) -> list[str]:
+    """The means over the groups the LLM covers, all three on the items it was scored on."""
+    outs = outcomes_on(task, [ours, plain, llm], covered)
+    paired = paired_stats(task, outs[:2], comparison.replicates, SEED)[0]
+    within = len(np.unique(ours.group[np.isin(ours.ids, covered)]))
+    ours_value, plain_value, llm_value = (M.point(task.main_metric, out) for out in outs)
+    return _row(f"mean over the {within} {task.group_name}s {llm.name} covers", len(covered), ours_value,
+                     plain_value, _ours_minus(paired), _pct(llm_value))
+
+
+def _row(label: str, n: int, ours_value: float, plain_value: float,
+              difference: tuple[float, float | None, float | None], llm_cell: str | None) -> list[str]:
+    delta, low, high = difference
+    interval = f"[{_pts(low)}, {_pts(high)}]" if low is not None else "none (one unit)"
+    return [label, str(n), _pct(ours_value), _pct(plain_value), _pts(delta), interval,
+            *([llm_cell] if llm_cell is not None else [])]
+
+
+def _ours_minus(paired: Paired) -> tuple[float, float | None, float | None]:
+    """Our best − the plain method, from the plain method's paired figures against our best (plain − ours);
+    + 0.0 turns a negated zero into 0.0, so no "-0.0" is shown."""
+    low, high = paired.interval
+    return -paired.difference + 0.0, None if high is None else -high + 0.0, None if low is None else -low + 0.0

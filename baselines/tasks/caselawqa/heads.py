@@ -68,13 +68,16 @@ def _expand(X, answers: list[list[int]]) -> tuple[sp.csr_matrix, np.ndarray]:
 
 
 def _classifier(config: HeadConfig, C: float, class_weight):
+    """The head's classifier, seeded: liblinear otherwise draws its shuffling seed from numpy's global generator,
+    which differs from run to run and from worker to worker."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import LinearSVC
 
     if config.classifier == "logreg":
-        return OneVsRestClassifier(LogisticRegression(C=C, class_weight=class_weight, solver="liblinear"))
-    return LinearSVC(C=C, class_weight=class_weight, max_iter=5000)
+        return OneVsRestClassifier(LogisticRegression(C=C, class_weight=class_weight, solver="liblinear",
+                                                      random_state=0))
+    return LinearSVC(C=C, class_weight=class_weight, max_iter=5000, random_state=0)
 
 
 def chi2_scores(X, y: np.ndarray) -> np.ndarray:
@@ -135,6 +138,11 @@ def _stack(a, b):
     return sp.vstack([a, b], format="csr") if sp.issparse(a) else np.vstack([a, b])
 
 
+def _cv_order(n: int) -> np.ndarray:
+    """The seeded permutation of train + val that the 3 folds take every third item of."""
+    return np.random.default_rng(0).permutation(n)
+
+
 def _folds(config: HeadConfig, X_train, y_train, X_val, y_val) -> tuple[str, list]:
     """Where candidates are scored: val itself, or 3 folds of train + val when val is too small to choose on."""
     def weights(y):
@@ -143,7 +151,7 @@ def _folds(config: HeadConfig, X_train, y_train, X_val, y_val) -> tuple[str, lis
     if len(y_val) >= config.min_val:
         return "val", [(X_train, list(y_train), X_val, list(y_val), weights(y_val))]
     X, y = _stack(X_train, X_val), list(y_train) + list(y_val)
-    order = np.random.default_rng(0).permutation(len(y))
+    order = _cv_order(len(y))
     folds = []
     for k in range(3):
         test, train = order[k::3], np.sort(np.setdiff1d(order, order[k::3]))
@@ -151,43 +159,64 @@ def _folds(config: HeadConfig, X_train, y_train, X_val, y_val) -> tuple[str, lis
     return "cv3(train+val)", folds
 
 
-def _score(task: str, n_choices: int, config: HeadConfig, folds: list, candidate) -> float:
-    """Mean weighted accuracy over the folds of one candidate ((C, class weight), or None = majority)."""
-    accuracies = []
+def _score(task: str, n_choices: int, config: HeadConfig, folds: list, candidate) -> tuple[float, np.ndarray]:
+    """Mean weighted accuracy over the folds of one candidate ((C, class weight), or None = majority), and the
+    scores it gave each fold's held-out items, concatenated in fold order."""
+    accuracies, held_out = [], []
     for Xtr, ytr, Xte, yte, weights in folds:
         counts = Counter(a for answer in ytr for a in answer)
         trial = Head(task, n_choices, majority_choice(counts, n_choices))
         if candidate is not None and len(counts) > 1:
             trial.columns, trial.model, trial.classes = _fit(config, Xtr, ytr, *candidate)
-        accuracies.append(_accuracy(trial.scores(Xte), yte, weights))
-    return float(np.mean(accuracies))
+        held_out.append(trial.scores(Xte))
+        accuracies.append(_accuracy(held_out[-1], yte, weights))
+    return float(np.mean(accuracies)), np.vstack(held_out)
+
+
+def _val_part(chosen_on: str, scores: np.ndarray, n_train: int, n_val: int) -> np.ndarray:
+    """The held-out scores of the val items, in val order (out of fold under cross-validation)."""
+    if chosen_on == "val":
+        return scores
+    order = _cv_order(n_train + n_val)
+    held_out = np.concatenate([order[k::3] for k in range(3)])
+    out = np.zeros((n_val, scores.shape[1]), dtype=scores.dtype)
+    at_val = held_out >= n_train
+    out[held_out[at_val] - n_train] = scores[at_val]
+    return out
 
 
 def fit_head(task: str, n_choices: int, config: HeadConfig, X_train, y_train: list[list[int]],
              X_val=None, y_val: list[list[int]] | None = None) -> Head:
     """The head of one task: the best (C, class weight) on val (or cross-validated), or the majority answer."""
+    return fit_head_scored(task, n_choices, config, X_train, y_train, X_val, y_val)[0]
+
+
+def fit_head_scored(task: str, n_choices: int, config: HeadConfig, X_train, y_train: list[list[int]],
+                    X_val=None, y_val: list[list[int]] | None = None) -> tuple[Head, np.ndarray | None]:
+    """fit_head, and the (n_val, n_choices) val scores of the setting it chose: those of that setting fit on
+    train alone when chosen on val, out of fold when chosen by cross-validation (None without val)."""
     counts = Counter(a for answer in y_train for a in answer)
     head = Head(task, n_choices, majority_choice(counts, n_choices))
     if len(counts) < 2 or len(y_train) < config.min_train:
         head.chosen = {"fallback": f"majority ({len(y_train)} train examples, {len(counts)} classes)"}
-        return head
+        return head, (head.scores(np.zeros((len(y_val), 0))) if y_val else None)
     candidates = [(C, w) for w in config.class_weights for C in config.Cs]
     if not y_val:
         head.columns, head.model, head.classes = _fit(config, X_train, y_train, *candidates[0])
         head.chosen = {"C": candidates[0][0], "class_weight": candidates[0][1], "note": "no val: first candidate"}
-        return head
+        return head, None
     chosen_on, folds = _folds(config, X_train, y_train, X_val, y_val)
-    floor = _score(task, n_choices, config, folds, None)
-    scores = [_score(task, n_choices, config, folds, candidate) for candidate in candidates]
-    best = int(np.argmax(scores))
+    floor, floor_scores = _score(task, n_choices, config, folds, None)
+    scored = [_score(task, n_choices, config, folds, candidate) for candidate in candidates]
+    best = int(np.argmax([accuracy for accuracy, _ in scored]))
     summary = {"chosen_on": chosen_on, "majority_accuracy": round(floor, 4)}
-    if scores[best] <= floor + 1e-9:
+    if scored[best][0] <= floor + 1e-9:
         head.chosen = {"fallback": f"majority (no candidate beat it on {chosen_on})", **summary}
-        return head
+        return head, _val_part(chosen_on, floor_scores, len(y_train), len(y_val))
     (C, w), final = candidates[best], (X_train, list(y_train))
     if config.refit_on_val or chosen_on != "val":
         final = (_stack(X_train, X_val), list(y_train) + list(y_val))
         head.majority = majority_choice(Counter(a for answer in final[1] for a in answer), n_choices)
     head.columns, head.model, head.classes = _fit(config, final[0], final[1], C, w)
-    head.chosen = {"C": C, "class_weight": w, "accuracy": round(scores[best], 4), **summary}
-    return head
+    head.chosen = {"C": C, "class_weight": w, "accuracy": round(scored[best][0], 4), **summary}
+    return head, _val_part(chosen_on, scored[best][1], len(y_train), len(y_val))

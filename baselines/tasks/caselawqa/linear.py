@@ -10,7 +10,7 @@ from baselines.core.records import ChoiceItem
 from baselines.methods.base import Method, params_of
 from baselines.tasks.caselawqa.common import by_task, prediction_rows, run_parallel, unique_opinions
 from baselines.tasks.caselawqa.features import TfidfFeatures, TfidfSpec, cached_fit, cached_transform
-from baselines.tasks.caselawqa.heads import HeadConfig, fit_head
+from baselines.tasks.caselawqa.heads import HeadConfig, fit_head_scored
 from baselines.methods.plain_state import load_state_file, save_plain
 
 
@@ -22,9 +22,16 @@ def head_config(method: HeadConfig) -> HeadConfig:
 def fit_heads(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_train, rows_train,
               X_val=None, rows_val=None) -> dict:
     """Task -> fitted Head, one job per task, run with the method's joblib/Dask settings."""
+    return fit_heads_scored(method, train, val, X_train, rows_train, X_val, rows_val)[0]
+
+
+def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_train, rows_train,
+                     X_val=None, rows_val=None, config: HeadConfig | None = None) -> tuple[dict, dict]:
+    """(task -> fitted Head, task -> val scores of its chosen setting in val order, see fit_head_scored), one job
+    per task, run with the method's joblib/Dask settings; `config` defaults to the method's head parameters."""
     from joblib import delayed
 
-    config = head_config(method)
+    config = config or head_config(method)
     val_groups = by_task(list(zip(val or [], rows_val or [])), key=lambda pair: pair[0].group)
     train_groups = by_task(list(zip(train, rows_train)), key=lambda pair: pair[0].group)
 
@@ -32,16 +39,16 @@ def fit_heads(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_t
         items, rows = [p[0] for p in pairs], [p[1] for p in pairs]
         val_pairs = val_groups.get(task, [])
         Xv = X_val[[p[1] for p in val_pairs]] if val_pairs else None
-        return delayed(fit_head)(task, len(items[0].choices), config, X_train[rows], [i.answer for i in items],
-                                 Xv, [p[0].answer for p in val_pairs])
+        return delayed(fit_head_scored)(task, len(items[0].choices), config, X_train[rows], [i.answer for i in items],
+                                        Xv, [p[0].answer for p in val_pairs])
 
     def cost(entry):  # largest jobs first, so the last jobs to finish are short ones
         pairs = entry[1]
         return -len(pairs) * len({a for p in pairs for a in p[0].answer})
 
-    heads = run_parallel((job(task, pairs) for task, pairs in sorted(train_groups.items(), key=cost)),
-                         n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler)
-    return {head.task: head for head in heads}
+    fitted = run_parallel((job(task, pairs) for task, pairs in sorted(train_groups.items(), key=cost)),
+                          n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler)
+    return {head.task: head for head, _ in fitted}, {head.task: scores for head, scores in fitted}
 
 
 def predict_heads(heads: dict, records: list[ChoiceItem], X, rows: list[int]) -> list[dict]:

@@ -1,0 +1,156 @@
+"""CaselawQA `signals`: the `linear` heads plus what the opinion says where a bag of words dilutes it.
+
+Per task, three signals are combined (combine.py), with weights chosen on val inside `fit` (choose.py):
+  - the `linear` head (TF-IDF of the whole opinion and its opening and closing passages);
+  - a second head on the anchored-window view (windows.py: short passages around the cert grant, the lower
+    court's disposition, a dissent below, overruling, unconstitutionality, the parties' roles, the judgment);
+  - for the entity tasks (states, courts, agencies), a mention model over the choices' names (aliases.py,
+    mentions.py; curated tables in tables/), fit on train only;
+plus a correction of the class prior for the documented construction of the evaluation splits (majority
+class capped at one half), and joint decoding of the lower court's direction from the decision's direction
+and the winning party. The choices and their val scores are written to signals.json in the model folder.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from baselines.core.errors import BaselinesError
+from baselines.core.records import ChoiceItem
+from baselines.methods.plain_state import load_plain, save_plain
+from baselines.tasks.caselawqa.choose import Grids, ValChooser
+from baselines.tasks.caselawqa.combine import TaskParts, Weights, combined_scores, prior_shift, softmax
+from baselines.tasks.caselawqa.common import by_task, prediction_rows, unique_opinions
+from baselines.tasks.caselawqa.features import TfidfFeatures, cached_fit, cached_transform
+from baselines.tasks.caselawqa.linear import CaselawLinear, fit_heads_scored, head_config, heads_summary
+from baselines.tasks.caselawqa.mentions import fit_mention_models, log_priors, mention_counts, mention_logits
+from baselines.tasks.caselawqa.windows import window_texts, window_vectorizer
+
+
+@dataclass
+class CaselawSignals(CaselawLinear):
+    """`linear` (same parameters and defaults) + window heads + mention models, combined per task on val."""
+
+    window_width: int = 250  # characters each side of an anchor match
+    window_hits: int = 10  # matches of each anchor read per opinion
+    window_min_df: int = 3
+    window_Cs: tuple = (0.1, 0.3, 1.0)  # C candidates of the window heads (chi2 selection off)
+    mention_l2: float = 1.0
+    head_weights: tuple = Grids.head  # candidate weights of each lever, chosen on val
+    mention_weights: tuple = Grids.mentions
+    window_weights: tuple = Grids.windows
+    prior_weights: tuple = Grids.prior  # (0.0,) turns the prior correction off
+    joint_weights: tuple = Grids.joint
+    confident_thresholds: tuple = Grids.confident
+
+    def _grids(self) -> Grids:
+        return Grids(tuple(self.head_weights), tuple(self.mention_weights), tuple(self.window_weights),
+                     tuple(self.prior_weights), tuple(self.joint_weights), tuple(self.confident_thresholds))
+
+    def _jobs(self) -> int:
+        return 1 if self.backend == "sequential" else self.n_jobs
+
+    def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
+        if not train:
+            raise BaselinesError(f"{self.name}: no training examples")
+        val = val or []
+        head_val, window_val = self._fit_heads(train, val)
+        self.mention_priors_ = log_priors(train)
+        self.mention_models_ = fit_mention_models(train, mention_counts(train, self._jobs()), self.mention_priors_,
+                                                  self.mention_l2)
+        self.prior_shifts_ = {task: prior_shift([i.answer[0] for i in items], len(items[0].choices))
+                              for task, items in by_task(train).items()}
+        self.weights_, self.steps_ = {task: Weights() for task in self.heads_}, {"note": "no val: every lever off"}
+        if val:
+            parts = self._parts(val, head_val, window_val)
+            answers = {task: [i.answer for i in items] for task, items in by_task(val).items() if task in parts}
+            chosen, self.steps_ = ValChooser(parts, answers, self.cap_val_majority).choose(self._grids(), self.min_val)
+            self.weights_.update(chosen)
+        return self
+
+    def _fit_heads(self, train: list[ChoiceItem], val: list[ChoiceItem]) -> tuple[dict, dict]:
+        """Fit the `linear` heads and the window heads; their val scores (task -> (n_val, n_choices))."""
+        keys, texts, rows = unique_opinions(train)
+        val_keys, val_texts, val_rows = unique_opinions(val)
+        self.features_, X = cached_fit(texts, keys, self._spec(), self.cache, n_jobs=self.n_jobs)
+        X_val = cached_transform(self.features_, val_texts, val_keys, self.cache) if val else None
+        self.heads_, head_val = fit_heads_scored(self, train, val, X, rows, X_val, val_rows if val else None)
+        windows = window_texts(texts, self.window_width, self.window_hits, self._jobs())
+        self.window_vectorizer_ = window_vectorizer(self.window_min_df).fit(windows)
+        W = self.window_vectorizer_.transform(windows)
+        W_val = self._window_rows(val_texts) if val else None
+        config = replace(head_config(self), Cs=tuple(self.window_Cs), k_features=0)
+        self.window_heads_, window_val = fit_heads_scored(self, train, val, W, rows, W_val, val_rows if val else None,
+                                                          config=config)
+        return head_val, window_val
+
+    def _window_rows(self, texts: list[str]):
+        return self.window_vectorizer_.transform(window_texts(texts, self.window_width, self.window_hits, self._jobs()))
+
+    def _parts(self, records: list[ChoiceItem], heads: dict, windows: dict) -> dict:
+        """Task -> TaskParts of `records` from per-task head and window-head scores (rows in task order)."""
+        counts = mention_counts(records, self._jobs())
+        parts = {}
+        for task, pairs in by_task(list(zip(records, counts)), key=lambda pair: pair[0].group).items():
+            if task not in self.heads_ or heads.get(task) is None:
+                continue
+            logits = [mention_logits(item, c, self.mention_priors_, self.mention_models_) for item, c in pairs]
+            parts[task] = TaskParts(head=heads[task], cases=[item.id.split("/", 1)[1] for item, _ in pairs],
+                                    windows=windows.get(task), shift=self.prior_shifts_.get(task),
+                                    mentions=np.vstack(logits) if logits and logits[0] is not None else None)
+        return parts
+
+    def predict(self, records: list[ChoiceItem]) -> list[dict]:
+        unknown = sorted({item.group for item in records} - set(self.heads_))
+        if unknown:
+            raise BaselinesError(f"no trained head for task(s) {', '.join(unknown)}; train on those tasks first")
+        keys, texts, rows = unique_opinions(records)
+        self.features_.n_jobs = self.n_jobs
+        X = cached_transform(self.features_, texts, keys, self.cache)
+        W = self._window_rows(texts)
+        groups = by_task(list(zip(records, rows)), key=lambda pair: pair[0].group)
+        heads = {task: self.heads_[task].scores(X[[r for _, r in pairs]]) for task, pairs in groups.items()}
+        windows = {task: self.window_heads_[task].scores(W[[r for _, r in pairs]])
+                   for task, pairs in groups.items() if task in self.window_heads_}
+        scores = combined_scores(self._parts(records, heads, windows), self.weights_)
+        out: dict[str, dict] = {}
+        for task, pairs in groups.items():
+            items = [item for item, _ in pairs]
+            out.update((row["id"], row) for row in prediction_rows(items, softmax(scores[task]), self._fallback(task)))
+        return [out[item.id] for item in records]
+
+    def _fallback(self, task: str) -> dict | None:
+        """Marks a task answered by its majority answer alone (majority head, no other signal weighted)."""
+        head, weights = self.heads_[task], self.weights_.get(task, Weights())
+        if head.model is None and not weights.mentions and not weights.windows:
+            return {"fallback": head.chosen["fallback"]}
+        return None
+
+    def save_state(self, folder: Path) -> None:
+        save_plain(folder, "state", {
+            "features": self.features_.state(), "heads": self.heads_, "window_vectorizer": self.window_vectorizer_,
+            "window_heads": self.window_heads_, "mention_priors": self.mention_priors_,
+            "mention_models": self.mention_models_, "prior_shifts": self.prior_shifts_,
+            "weights": {task: asdict(w) for task, w in self.weights_.items()}, "steps": self.steps_})
+        (folder / "signals.json").write_text(json.dumps(self.summary(), indent=1))
+
+    def load_state(self, folder: Path) -> None:
+        state = load_plain(folder, "state")
+        self.features_, self.heads_ = TfidfFeatures.from_state(state["features"]), state["heads"]
+        self.window_vectorizer_, self.window_heads_ = state["window_vectorizer"], state["window_heads"]
+        self.mention_priors_, self.mention_models_ = state["mention_priors"], state["mention_models"]
+        self.prior_shifts_, self.steps_ = state["prior_shifts"], state["steps"]
+        self.weights_ = {task: Weights(**w) for task, w in state["weights"].items()}
+
+    def summary(self) -> dict:
+        """What was chosen on val, per task, with its val scores; the val mean after each lever."""
+        heads, windows = heads_summary(self.heads_), heads_summary(self.window_heads_)
+        tasks = {}
+        for task, w in sorted(self.weights_.items()):
+            weights = {k: v for k, v in asdict(w).items() if k != "val"}
+            tasks[task] = {"weights": weights, "val": w.val, "linear_head": heads.get(task),
+                           "window_head": windows.get(task)}
+        return {"val_mean_after_each_lever": self.steps_, "mention_models": sorted(self.mention_models_), "tasks": tasks}
