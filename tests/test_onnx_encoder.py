@@ -54,6 +54,15 @@ def test_onnx_int8_close_to_torch(shared_cache):
     assert cosines.mean() > 0.98 and cosines.min() > 0.95, cosines
 
 
+def test_a_vector_depends_on_its_text_only_whatever_is_encoded_with_it(shared_cache):
+    """int8 quantizes activations with one scale per batch: batched, a text's vector moved with its batch-mates."""
+    for backend in ("onnx-int8", "onnx"):
+        encoder = onnx_encoder.load_onnx_encoder(None, backend)
+        alone = encoder.encode(TEXTS[:1])
+        together = encoder.encode([TEXTS[0], "an unrelated and much longer sentence " * 20, *TEXTS[1:]], batch_size=8)
+        assert np.array_equal(alone[0], together[0]), backend
+
+
 def test_encoding_cache_keys_differ_by_backend(shared_cache):
     folders = {b: EncodingCache(None, backend=b).folder for b in onnx_encoder.CONCRETE}
     assert len(set(folders.values())) == 3

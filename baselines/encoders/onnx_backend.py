@@ -241,6 +241,7 @@ class OnnxEncoder:
 
         source = _source_folder(encoder)
         self.session = exported_session(encoder, backend)
+        self.alone = backend == "onnx-int8"  # see encode
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tokenizer = Tokenizer.from_file(str(source / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_seq_length or default_max_length(source))
@@ -262,13 +263,19 @@ class OnnxEncoder:
         return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
     def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
-        """(len(texts), dim) float32 unit vectors; texts are batched longest first and returned in order."""
+        """(len(texts), dim) float32 unit vectors; texts are batched longest first and returned in order.
+
+        The int8 model quantizes its activations with one scale per batch (dynamic quantization), so a text's
+        vector would depend on the texts batched with it, and with it the predictions on what happened to be
+        cached: int8 encodes each text alone (on CPU no slower: nothing is padded)."""
         from tqdm.auto import tqdm
 
+        batch_size = 1 if self.alone else batch_size
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         vectors = [self._batch([texts[i] for i in rows])
-                   for rows in tqdm(batches, desc="Batches", disable=not progress or len(batches) < 2)]
+                   for rows in tqdm(batches, desc="Encoding", unit="batch" if batch_size > 1 else "text",
+                                    disable=not progress or len(batches) < 2)]
         if not vectors:
             return np.zeros((0, self.dimension or 0), dtype=np.float32)
         out = np.zeros((len(texts), vectors[0].shape[1]), dtype=np.float32)

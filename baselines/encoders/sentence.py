@@ -37,6 +37,11 @@ def load_encoder(name: str | None, max_seq_length: int | None = None):
     return _MODELS[key]
 
 
+# The cache folder's suffix per backend. int8 vectors are computed one text at a time (see OnnxEncoder.encode),
+# so the batch-dependent ones that earlier releases cached under "-onnx-int8" are never read.
+CACHE_SUFFIXES = {"torch": "", "onnx-int8": "-onnx-int8-alone"}
+
+
 def _checksum(vectors: np.ndarray) -> str:
     """sha256 of a shard's float32 vectors, as stored."""
     return hashlib.sha256(np.ascontiguousarray(vectors, dtype=np.float32).tobytes()).hexdigest()
@@ -56,7 +61,7 @@ class EncodingCache:
         self.encoder = encoder
         self.max_seq_length = max_seq_length
         self.backend = resolve_backend([encoder], backend)
-        key = encoder_key(encoder, max_seq_length) + ("" if self.backend == "torch" else f"-{self.backend}")
+        key = encoder_key(encoder, max_seq_length) + CACHE_SUFFIXES.get(self.backend, f"-{self.backend}")
         self.folder = (root or cache_root()) / "encodings" / key
         self.index: dict[str, tuple[int, int]] = {}
         self.shards: list[np.ndarray] = []
