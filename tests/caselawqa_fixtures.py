@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+from contextlib import contextmanager
 from pathlib import Path
 
 SIGNALS = ["affirmed", "reversed", "vacated"]
@@ -106,3 +107,14 @@ def write_eightk(root: Path) -> Path:
         _write_parquet(root / "caselawqa" / "caselawqa-8k" / "sc" / f"{name}-00000-of-00001.parquet", rows)
         _write_parquet(root / "caselawqa" / "caselawqa-8k" / "1k" / f"{name}-00000-of-00001.parquet", rows[:5])
     return root
+
+
+@contextmanager
+def dask_scheduler():
+    """The address of an in-process Dask cluster (one worker, two threads); skips the test without Dask."""
+    import pytest
+
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address

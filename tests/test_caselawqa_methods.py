@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from caselawqa_fixtures import write_normalized
+from caselawqa_fixtures import dask_scheduler, write_normalized
 
 from baselines.runs import run
 from baselines.core.errors import BaselinesError
@@ -52,11 +52,9 @@ def test_linear_on_a_task_subset_and_unknown_task(tmp_path):
 
 
 def test_linear_through_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("dask.distributed")
     root = write_normalized(tmp_path)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
-        overrides = {**SMALL, "backend": "dask", "scheduler": cluster.scheduler_address}
+    with dask_scheduler() as address:
+        overrides = {**SMALL, "backend": "dask", "scheduler": address}
         run.train("caselawqa", "linear", root, overrides=overrides, name="dask")
     result, _ = run.evaluate("caselawqa", "linear", root, name="dask")
     assert result.per_group["sc_direction"]["accuracy"] == 1.0

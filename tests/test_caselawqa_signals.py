@@ -88,15 +88,13 @@ SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "
 
 
 def test_signals_through_a_dask_cluster_records_its_val_choices(tmp_path):
-    distributed = pytest.importorskip("dask.distributed")
-    from caselawqa_fixtures import write_normalized
+    from caselawqa_fixtures import dask_scheduler, write_normalized
 
     from baselines.runs import run
 
     root = write_normalized(tmp_path)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
-        overrides = {**SMALL, "backend": "dask", "scheduler": cluster.scheduler_address}
+    with dask_scheduler() as address:
+        overrides = {**SMALL, "backend": "dask", "scheduler": address}
         folder = run.train("caselawqa", "signals", root, overrides=overrides)
     chosen = json.loads((folder / "signals.json").read_text())
     assert set(chosen["tasks"]) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
