@@ -68,3 +68,16 @@ def test_a_whole_cache_is_read_without_encoding(fake, tmp_path):
     fake.calls = 0
     assert np.array_equal(EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False), first)
     assert fake.calls == 0 and shard_file(tmp_path).with_suffix(".sha256").is_file()
+
+
+def test_uncached_encoding_neither_reads_nor_writes_the_cache(fake, tmp_path, monkeypatch):
+    monkeypatch.setenv("BASELINES_CACHE", str(tmp_path))
+    with encoders.uncached():
+        fresh = encoders.encode(TEXTS, "fake", progress=False, backend="torch")
+        assert encoders.encode([], "fake", progress=False, backend="torch").shape == (0, 3)
+    assert not (tmp_path / "encodings").exists() and fake.calls == 3
+    cached = encoders.encode(TEXTS, "fake", progress=False, backend="torch")  # outside: written
+    assert np.array_equal(fresh, cached) and shard_file(tmp_path).is_file()
+    with encoders.uncached():
+        encoders.encode(TEXTS, "fake", progress=False, backend="torch")
+    assert fake.calls == 9  # inside, the cache is not read either

@@ -194,6 +194,20 @@ def test_speed_reports_documents_and_sentences_per_second(rr_models, tmp_path):
     assert "encoder" not in report  # tfidf-logreg encodes no sentences: no ratio to report
 
 
+def test_the_encoder_alone_is_timed_on_the_sentences_of_each_batch():
+    from baselines.runs.corpus import CorpusText, Labeller, MemorySink, label_corpus
+    from baselines.runs.corpus_speed import TimedRuns
+
+    encoded = []
+    labeller = Labeller(label=lambda texts: [{"sentences": text.text.split(". ")} for text in texts],
+                        unit="sentences", count=lambda fields: len(fields["sentences"]), encode=encoded.extend,
+                        encoded_texts=lambda fields: fields["sentences"])
+    timed = TimedRuns(labeller)
+    summary = label_corpus([CorpusText("a", "a", "One. Two"), CorpusText("b", "b", "Three")], MemorySink(), timed.run)
+    assert summary.units == timed.encoded == 3 and encoded == ["One", "Two", "Three"]
+    assert timed.pipeline_seconds > 0 and timed.encoder_seconds > 0
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

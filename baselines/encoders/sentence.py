@@ -2,10 +2,13 @@
 backend and text."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import json
 import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +58,7 @@ class EncodingCache:
     """Normalised embeddings on disk: one folder per encoder, appended in shards (.npy + .keys)."""
 
     def __init__(self, encoder: str | None, max_seq_length: int | None = None, root: Path | None = None,
-                 backend: str = DEFAULT_BACKEND):
+                 backend: str = DEFAULT_BACKEND, read: bool = True):
         from baselines.encoders.onnx_backend import resolve_backend
 
         self.encoder = encoder
@@ -65,7 +68,8 @@ class EncodingCache:
         self.folder = (root or cache_root()) / "encodings" / key
         self.index: dict[str, tuple[int, int]] = {}
         self.shards: list[np.ndarray] = []
-        self._load()
+        if read:
+            self._load()
 
     def _load(self) -> None:
         if not self.folder.is_dir():
@@ -152,9 +156,29 @@ class EncodingCache:
         return int(load_encoder(self.encoder, self.max_seq_length).get_sentence_embedding_dimension())
 
 
+_CACHE_ON = contextvars.ContextVar("baselines_encoding_cache_on", default=True)
+
+
+@contextlib.contextmanager
+def uncached() -> Iterator[None]:
+    """Inside (in this thread), `encode` neither reads nor writes the on-disk cache: for labelling a corpus,
+    whose texts are seen once and whose cache, read whole at every batch, would grow with the corpus."""
+    token = _CACHE_ON.set(False)
+    try:
+        yield
+    finally:
+        _CACHE_ON.reset(token)
+
+
 def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | None = None,
            batch_size: int = 64, progress: bool = True, backend: str = DEFAULT_BACKEND) -> np.ndarray:
     """Cached, normalised sentence embeddings of `texts` with `encoder` (default: packaged MiniLM),
-    computed by `backend`: auto, torch (sentence-transformers), onnx or onnx-int8 (baselines.encoders.onnx_backend)."""
+    computed by `backend`: auto, torch (sentence-transformers), onnx or onnx-int8 (baselines.encoders.onnx_backend).
+    Inside `uncached()`, computed afresh and not kept."""
+    if not _CACHE_ON.get():
+        fresh = EncodingCache(encoder, max_seq_length, backend=backend, read=False)
+        if not texts:
+            return np.zeros((0, fresh.dimension()), dtype=np.float32)
+        return fresh._encode_new(list(texts), batch_size, progress).astype(np.float32)
     return EncodingCache(encoder, max_seq_length, backend=backend).encode(texts, batch_size=batch_size,
                                                                           progress=progress)

@@ -66,10 +66,13 @@ class Summary:
 def label_batch(labeller: Labeller, batch: list[CorpusText]) -> list:
     """Per document a Labelled or a Failure. When the batch fails as a whole, each document is labelled on its
     own, so one bad document costs only itself."""
-    try:
-        outcomes = labeller.label(batch)
-    except Exception:  # noqa: BLE001 - isolated below, document by document
-        outcomes = [_label_alone(labeller, text) for text in batch]
+    from baselines.encoders.sentence import uncached
+
+    with uncached():  # a corpus is seen once: its sentences are not kept in the encoding cache
+        try:
+            outcomes = labeller.label(batch)
+        except Exception:  # noqa: BLE001 - isolated below, document by document
+            outcomes = [_label_alone(labeller, text) for text in batch]
     return [outcome if isinstance(outcome, Failure) else Labelled(outcome, labeller.count(outcome))
             for outcome in outcomes]
 

@@ -1,6 +1,6 @@
 """`baselines speed predict`: documents/s and units/s (sentences, answers) of labelling a corpus end to end, the
 model already loaded and nothing cached; for a labeller that encodes sentences, also its encoder's own speed on
-the very sentences of the run, measured in the same process, and the ratio of the two."""
+the very sentences of the run, measured in the same process batch by batch, and the ratio of the two."""
 from __future__ import annotations
 
 import itertools
@@ -8,14 +8,16 @@ import os
 import time
 
 from baselines.core.errors import BaselinesError
-from baselines.runs.corpus import (CorpusText, MemorySink, label_corpus, labeller_for, local_runner, portable_options,
-                                   read_corpus)
+from baselines.runs.corpus import (CorpusText, Labelled, MemorySink, label_batch, label_corpus, labeller_for,
+                                   portable_options, read_corpus)
 
 WARM_UP_CHARS = 2000  # the start of the first document, labelled once before the timed run
 
 
 def predict_speed(task_name: str, source: str, options: dict, n: int | None = None) -> dict:
-    """The speed report of labelling the first `n` readable documents of `source` (all when None)."""
+    """The speed report of labelling the first `n` readable documents of `source` (all when None). For a labeller
+    with an encoder of its own, each batch is labelled, then its sentences encoded by the encoder alone, so both
+    are timed under the same load of the machine."""
     from baselines.encoders.speed import cpu_name, without_encoding_cache
 
     if n is not None and n < 1:
@@ -24,32 +26,51 @@ def predict_speed(task_name: str, source: str, options: dict, n: int | None = No
     if not texts:
         raise BaselinesError(f"speed: {source} holds no readable document")
     options = portable_options(options)
+    load_before = os.getloadavg()[0]
     with without_encoding_cache():
-        run = local_runner(task_name, options)  # the model loads here, outside the timed run
-        labeller = labeller_for(task_name, options)
+        labeller = labeller_for(task_name, options)  # the model loads here, outside the timed runs
         labeller.label([CorpusText("warm-up", "warm-up", texts[0].text[:WARM_UP_CHARS])])
-        records = MemorySink()
-        summary = label_corpus(texts, records, run)
-        report = {"task": task_name, "documents": summary.written, "failed": len(summary.failed),
-                  "unit": summary.unit, "units": summary.units, "seconds": round(summary.seconds, 2),
-                  "documents_per_s": _rate(summary.written, summary.seconds),
-                  "units_per_s": _rate(summary.units, summary.seconds),
-                  "cpu": cpu_name(), "cpu_count": os.cpu_count()}
-        if labeller.encode is not None and labeller.encoded_texts is not None:
-            report["encoder"] = _encoder_alone(labeller, records.records, summary.seconds)
+        timed = TimedRuns(labeller)
+        if timed.compares:
+            labeller.encode(["The appeal is dismissed."] * 8)  # warm-up
+        summary = label_corpus(texts, MemorySink(), timed.run)
+    seconds = timed.pipeline_seconds
+    report = {"task": task_name, "documents": summary.written, "failed": len(summary.failed), "unit": summary.unit,
+              "units": summary.units, "seconds": round(seconds, 2), "documents_per_s": _rate(summary.written, seconds),
+              "units_per_s": _rate(summary.units, seconds), "cpu": cpu_name(), "cpu_count": os.cpu_count(),
+              "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
+    if timed.compares:
+        report["encoder"] = {"texts": timed.encoded, "seconds": round(timed.encoder_seconds, 2),
+                             "texts_per_s": _rate(timed.encoded, timed.encoder_seconds),
+                             "pipeline_share": round(timed.encoder_seconds / seconds, 3) if seconds else None}
     return report
 
 
-def _encoder_alone(labeller, records: list[dict], pipeline_seconds: float) -> dict:
-    """The labeller's encoder on the sentences of the run, in one call (batches sorted by length over all of
-    them), and the pipeline's speed as a share of it."""
-    texts = [text for record in records for text in labeller.encoded_texts(record)]
-    labeller.encode(texts[:64])  # warm-up
-    started = time.perf_counter()
-    labeller.encode(texts)
-    seconds = time.perf_counter() - started
-    return {"texts": len(texts), "seconds": round(seconds, 2), "texts_per_s": _rate(len(texts), seconds),
-            "pipeline_share": round(seconds / pipeline_seconds, 3) if pipeline_seconds else None}
+class TimedRuns:
+    """A runner for label_corpus timing each batch end to end and, when the labeller has an encoder of its own,
+    that encoder alone on the batch's sentences right after (batches sorted by length over them, no cache)."""
+
+    def __init__(self, labeller):
+        self.labeller = labeller
+        self.compares = labeller.encode is not None and labeller.encoded_texts is not None
+        self.pipeline_seconds = self.encoder_seconds = 0.0
+        self.encoded = 0
+
+    def run(self, batches):
+        for batch in batches:
+            started = time.perf_counter()
+            outcomes = label_batch(self.labeller, batch)
+            self.pipeline_seconds += time.perf_counter() - started
+            if self.compares:
+                self._encode_alone([outcome.fields for outcome in outcomes if isinstance(outcome, Labelled)])
+            yield batch, outcomes, self.labeller.unit
+
+    def _encode_alone(self, records: list[dict]) -> None:
+        texts = [text for fields in records for text in self.labeller.encoded_texts(fields)]
+        started = time.perf_counter()
+        self.labeller.encode(texts)
+        self.encoder_seconds += time.perf_counter() - started
+        self.encoded += len(texts)
 
 
 def _rate(count: int, seconds: float) -> float | None:
@@ -60,7 +81,8 @@ def render_predict_speed(report: dict) -> str:
     """The report as a few lines for the terminal."""
     lines = [f"{report['task']}: {report['documents']} documents, {report['units']} {report['unit']}, labelled end "
              f"to end in {report['seconds']} s (model loaded before; caches empty; CPU {report['cpu']}, "
-             f"{report['cpu_count']} cores)",
+             f"{report['cpu_count']} cores; load average {report['load_average'][0]} before, "
+             f"{report['load_average'][1]} after)",
              f"  end to end:    {report['documents_per_s']} documents/s, {report['units_per_s']} {report['unit']}/s"]
     encoder = report.get("encoder")
     if encoder:

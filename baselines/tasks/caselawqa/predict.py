@@ -18,6 +18,7 @@ def corpus_labeller(*, model: Path | None = None, method_name: str | None = None
     from baselines.runs.corpus import Labeller
 
     method = load_model(model, method_name, models_dir)
+    method.cache = False  # a corpus is seen once: its opinions' features are not kept on disk
     tasks = questions(data_dir, subtasks, model_tasks(method))
     return Labeller(label=lambda texts: answer_opinions(texts, method, tasks), unit="answers",
                     count=lambda fields: len(fields["answers"]))
