@@ -58,7 +58,8 @@ def test_table_sets_the_best_of_ours_against_the_plain_method_beside_the_best_ll
     assert rows["sc_y"][4] == "[+0.0, +0.0]"
     assert rows["sc_z"][:4] == ["10", "60.0", "30.0", "+30.0"]
     assert [rows[task][5] for task in TASKS] == ["100.0", "70.0", "–"]  # the LLM has no item of sc_z
-    assert rows["mean over all 3 tasks"] == ["30", "76.7", "53.3", "+23.3", rows["mean over all 3 tasks"][4], "–"]
+    assert rows["mean over all 3 tasks"][:4] == ["30", "76.7", "53.3", "+23.3"]
+    assert rows["mean over all 3 tasks"][4].startswith("[+") and rows["mean over all 3 tasks"][5] == "–"
     assert rows["mean over the 2 tasks llm covers"][:4] == ["20", "85.0", "65.0", "+20.0"]
     assert rows["mean over the 2 tasks llm covers"][5] == "85.0"
 

@@ -16,7 +16,6 @@ from baselines.comparison.published import Published
 from baselines.comparison.render import _md_table, _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
-from baselines.evaluation.scoring import SEED
 from baselines.registry import Task
 
 
@@ -123,7 +122,7 @@ def per_group_section(task: Task, comparison: Comparison | None, ours: System | 
                "Δ 95% CI", *([f"{llm.name} %"] if llm else [])]
     rows = [_group_row(task, comparison, ours, plain, llm, group) for group in sorted(ours.figures["per_group"])]
     rows.append(_row(f"mean over all {len(rows)} {task.group_name}s", ours.figures["n"], ours.value,
-                          plain.value, _ours_minus(comparison.paired[plain.name]), None if llm is None else "–"))
+                     plain.value, _ours_minus(comparison.paired[plain.name]), None if llm is None else "–"))
     if llm is not None:
         rows.append(_covered_row(task, comparison, ours, plain, llm, covered))
     return ["", f"Per {task.group_name}: **{ours.name}** against **{plain.name}** (paired Δ on each "
@@ -156,21 +155,21 @@ def _best_llm(task: Task, comparison: Comparison, ours: System) -> tuple[System 
 def _group_row(task: Task, comparison: Comparison, ours: System, plain: System, llm: System | None,
                group: str) -> list[str]:
     ids = ours.ids[ours.group == group]
-    paired = paired_stats(task, outcomes_on(task, [ours, plain], ids), comparison.replicates, SEED)[0]
+    paired = paired_stats(task, outcomes_on(task, [ours, plain], ids), comparison.replicates, comparison.seed)[0]
     llm_cell = None if llm is None else _pct(llm.figures["per_group"].get(group, {}).get("accuracy"))
     return _row(group, len(ids), ours.figures["per_group"][group]["accuracy"],
-                     plain.figures["per_group"][group]["accuracy"], _ours_minus(paired), llm_cell)
+                plain.figures["per_group"][group]["accuracy"], _ours_minus(paired), llm_cell)
 
 
 def _covered_row(task: Task, comparison: Comparison, ours: System, plain: System, llm: System,
                  covered: np.ndarray) -> list[str]:
     """The means over the groups the LLM covers, all three on the items it was scored on."""
     outs = outcomes_on(task, [ours, plain, llm], covered)
-    paired = paired_stats(task, outs[:2], comparison.replicates, SEED)[0]
+    paired = paired_stats(task, outs[:2], comparison.replicates, comparison.seed)[0]
     within = len(np.unique(ours.group[np.isin(ours.ids, covered)]))
     ours_value, plain_value, llm_value = (M.point(task.main_metric, out) for out in outs)
     return _row(f"mean over the {within} {task.group_name}s {llm.name} covers", len(covered), ours_value,
-                     plain_value, _ours_minus(paired), _pct(llm_value))
+                plain_value, _ours_minus(paired), _pct(llm_value))
 
 
 def _row(label: str, n: int, ours_value: float, plain_value: float,

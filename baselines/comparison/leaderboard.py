@@ -38,6 +38,7 @@ class Comparison:
     paired: dict[str, Paired]
     notes: list[str] = field(default_factory=list)
     replicates: int = 1000
+    seed: int = 0  # of the paired bootstrap
 
 
 def compare(task_name: str, results_dir=None, split: str | None = None, against: str | None = None,
@@ -61,7 +62,7 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     paired, paired_notes = paired_all(task, reference, systems, replicates, seed)
     notes += [note for system in systems for note in system.notes] + extractor_notes(systems)
     return Comparison(task, test_file or split, reference, systems, paired,
-                      notes + more + left_out + miscounted + paired_notes, replicates)
+                      notes + more + left_out + miscounted + paired_notes, replicates, seed)
 
 
 def extractor_notes(systems: list[System]) -> list[str]:

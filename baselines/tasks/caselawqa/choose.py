@@ -2,7 +2,7 @@
 
 Weights are chosen greedily on val (majority-capped weighted accuracy, as the heads are chosen): mention
 weights per family, a window weight for all tasks then per task where val has at least `min_val` examples,
-alpha, u, tau per family, and last, for each task with at least `min_val` val examples, its head and window
+alpha, tau per family, and last, for each task with at least `min_val` val examples, its head and window
 weights together. Ties go to the weights already chosen, then to the smaller weight (for tau: to no rule, then
 the larger tau; for h: the larger h).
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from baselines.tasks.caselawqa.aliases import family
-from baselines.tasks.caselawqa.combine import JOINT, Weights, combined_scores, task_scores, weighted_accuracy
+from baselines.tasks.caselawqa.combine import Weights, combined_scores, task_scores, weighted_accuracy
 
 
 @dataclass
@@ -25,7 +25,6 @@ class Grids:
     mentions: tuple = (0.0, 0.03, 0.06, 0.1, 0.15, 0.25, 0.5, 1.0)
     windows: tuple = (0.0, 0.25, 0.5, 1.0, 2.0)
     prior: tuple = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
-    joint: tuple = (0.0, 0.5, 1.0, 2.0)
     confident: tuple = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99)
 
 
@@ -40,8 +39,7 @@ class ValChooser:
 
     def mean(self, weights: dict, tasks=None) -> float:
         tasks = tasks or list(self.parts)
-        needed = set(tasks) | (set(JOINT) if JOINT[0] in tasks else set())  # the joint reads two other tasks
-        scores = combined_scores({t: p for t, p in self.parts.items() if t in needed}, weights)
+        scores = combined_scores({t: p for t, p in self.parts.items() if t in tasks}, weights)
         return float(np.mean([self.accuracy(t, scores[t]) for t in tasks]))
 
     def best(self, grid: tuple, trial, tasks=None, prefer=None, larger: bool = False) -> float:
@@ -68,10 +66,6 @@ class ValChooser:
         alpha = self.best(grids.prior, lambda v: _set(weights, everything, prior=v))
         weights = _set(weights, everything, prior=alpha)
         steps["+prior"] = self.mean(weights)
-        if JOINT[0] in weights:
-            u = self.best(grids.joint, lambda v: _set(weights, [JOINT[0]], joint=v))
-            weights = _set(weights, [JOINT[0]], joint=u)
-        steps["+joint"] = self.mean(weights)
         for name in sorted({family(t) for t in with_mentions}):
             tasks = [t for t in with_mentions if family(t) == name]
             tau = self.best(grids.confident, lambda v: _set(weights, tasks, confident=v), tasks, larger=True)

@@ -1,7 +1,6 @@
 """Combining a task's signals into one score per choice (with weights chosen on val, see choose.py).
 
-score = h_task * log p_head + w_family * mention_logit + v_task * log p_windows + alpha * prior_shift
-(+ u * log P(lcdispositiondirection | decisiondirection, partywinning) for sc_lcdispositiondirection);
+score = h_task * log p_head + w_family * mention_logit + v_task * log p_windows + alpha * prior_shift;
 then, for the entity tasks, the rule "mention model when confident": where the mention model gives its top
 choice a probability above tau_family, the score is the mention model's log probabilities.
 
@@ -18,7 +17,6 @@ import numpy as np
 
 from baselines.tasks.caselawqa.common import capped_weights
 
-JOINT = ("sc_lcdispositiondirection", "sc_decisiondirection", "sc_partywinning")  # target, direction, winner
 FLOOR = 1e-6  # probabilities are floored before their log
 
 
@@ -41,7 +39,6 @@ class Weights:
     mentions: float = 0.0
     windows: float = 0.0
     prior: float = 0.0
-    joint: float = 0.0  # sc_lcdispositiondirection only
     confident: float = 0.0  # tau: the mention model's answer where its top probability exceeds tau (0: never)
     val: dict = field(default_factory=dict)
 
@@ -63,7 +60,7 @@ def _log(p: np.ndarray) -> np.ndarray:
 
 
 def task_scores(parts: TaskParts, weights: Weights) -> np.ndarray:
-    """(n, n_choices) combined scores of one task, before joint decoding."""
+    """(n, n_choices) combined scores of one task, before the confident rule."""
     z = weights.head * _log(parts.head)
     if parts.mentions is not None and weights.mentions:
         z = z + weights.mentions * parts.mentions
@@ -93,30 +90,9 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def joint_term(scores: dict, parts: dict) -> np.ndarray | None:
-    """log P(lower-court direction) implied per example by the decision's direction and whether the petitioner
-    won (the lower court's direction is the decision's, flipped when the petitioner won); None when unavailable."""
-    target, direction, winner = JOINT
-    if not all(task in scores for task in JOINT) or scores[direction].shape[1] != 3 or scores[winner].shape[1] != 2:
-        return None
-    lookup = {task: dict(zip(parts[task].cases, softmax(scores[task]))) for task in (direction, winner)}
-    out = np.zeros_like(scores[target])
-    for row, case in enumerate(parts[target].cases):
-        d, w = lookup[direction].get(case), lookup[winner].get(case)
-        if d is not None and w is not None:  # winner choices: Yes (petitioner won), No
-            out[row] = _log(np.array([d[0] * w[1] + d[1] * w[0], d[1] * w[1] + d[0] * w[0], d[2]]))
-    return out
-
-
 def combined_scores(parts: dict, weights: dict) -> dict:
     """Task -> (n, n_choices) final scores."""
     scores = {task: task_scores(p, weights.get(task, Weights())) for task, p in parts.items()}
-    target = JOINT[0]
-    u = weights.get(target, Weights()).joint
-    if u and target in scores:
-        term = joint_term(scores, parts)
-        if term is not None:
-            scores = {**scores, target: scores[target] + u * term}
     return {task: confident_rule(z, parts[task], weights.get(task, Weights()).confident) for task, z in scores.items()}
 
 

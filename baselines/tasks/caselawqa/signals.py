@@ -7,8 +7,11 @@ Per task, three signals are combined (combine.py), with weights chosen on val in
   - for the entity tasks (states, courts, agencies), a mention model over the choices' names (aliases.py,
     mentions.py; curated tables in tables/), fit on train only;
 plus a correction of the class prior for the documented construction of the evaluation splits (majority
-class capped at one half), and joint decoding of the lower court's direction from the decision's direction
-and the winning party. The choices and their val scores are written to signals.json in the model folder.
+class capped at one half). Each record is answered from its own opinion alone: no task reads another task's
+answer, so an answer never depends on which other records are predicted with it. The weights are chosen on
+the val scores of heads fit on train (out of fold where val is small); the heads that predict are then refit
+on train + val, as `linear` does. The choices and their val scores are written to signals.json in the model
+folder.
 """
 from __future__ import annotations
 
@@ -43,12 +46,11 @@ class CaselawSignals(CaselawLinear):
     mention_weights: tuple = Grids.mentions
     window_weights: tuple = Grids.windows
     prior_weights: tuple = Grids.prior  # (0.0,) turns the prior correction off
-    joint_weights: tuple = Grids.joint
     confident_thresholds: tuple = Grids.confident
 
     def _grids(self) -> Grids:
         return Grids(tuple(self.head_weights), tuple(self.mention_weights), tuple(self.window_weights),
-                     tuple(self.prior_weights), tuple(self.joint_weights), tuple(self.confident_thresholds))
+                     tuple(self.prior_weights), tuple(self.confident_thresholds))
 
     def _jobs(self) -> int:
         return 1 if self.backend == "sequential" else self.n_jobs
@@ -123,9 +125,11 @@ class CaselawSignals(CaselawLinear):
         return [out[item.id] for item in records]
 
     def _fallback(self, task: str) -> dict | None:
-        """Marks a task answered by its majority answer alone (majority head, no other signal weighted)."""
+        """Marks a task answered without a trained head: a majority head and no signal that reads the opinion
+        weighted (mentions, windows, the confident rule; the prior correction reads none)."""
         head, weights = self.heads_[task], self.weights_.get(task, Weights())
-        if head.model is None and not weights.mentions and not weights.windows:
+        reads_opinion = weights.mentions or weights.windows or weights.confident
+        if head.model is None and not reads_opinion:
             return {"fallback": head.chosen["fallback"]}
         return None
 
