@@ -172,6 +172,8 @@ def _allows_container(hint) -> bool:
 def _fit(value, default, key: str, where: str):
     kind = type(default)
     sequences = isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
+    if sequences and _is_number_grid(default):
+        return _number_grid(value, key, where)
     if value is None or default is None or default is dataclasses.MISSING or sequences \
             or isinstance(value, kind) and kind is not int:
         return value
@@ -189,6 +191,21 @@ def _fit(value, default, key: str, where: str):
     except (TypeError, ValueError, OverflowError):
         pass
     raise BaselinesError(f"{where}: {key} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+def _is_number_grid(default) -> bool:
+    """A default that lists candidate numbers (weights, C values), each tried and one chosen."""
+    return bool(default) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in default)
+
+
+def _number_grid(value, key: str, where: str):
+    """Candidate numbers given for such a parameter: at least one, each a number of at least 0."""
+    if not value:
+        raise BaselinesError(f"{where}: {key} needs at least one value, got {value!r}")
+    numbers = [_fit(item, 0.0, key, where) for item in value]
+    if any(number < 0 for number in numbers):
+        raise BaselinesError(f"{where}: {key} values must be at least 0, got {value!r}")
+    return type(value)(numbers)
 
 
 _KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a mapping"}

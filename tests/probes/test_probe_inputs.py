@@ -213,6 +213,21 @@ def test_bad_parameter_values_are_one_line(tmp_path, setting, words):
     refused(invoke("eval", "scalr", "--method", "tfidf", "--test-file", test_file, "--set", setting), *words)
 
 
+@pytest.mark.parametrize("setting, words", [
+    ("window_weights=[]", ["window_weights needs at least one value"]),
+    ("head_weights=[abc]", ["head_weights must be a number", "'abc'"]),
+    ("prior_weights=[-1]", ["prior_weights values must be at least 0"]),
+    ("Cs=[true]", ["Cs must be a number"]),
+])
+def test_bad_candidate_grids_are_refused_before_any_work(tmp_path, setting, words):
+    from caselawqa_fixtures import write_normalized
+
+    root = write_normalized(tmp_path / "data")
+    refused(invoke("train", "caselawqa", "--method", "signals", "--data-dir", root, "--models-dir",
+                   tmp_path / "models", "--set", setting), *words)
+    assert not (tmp_path / "models").exists()
+
+
 def test_null_resets_a_parameter_whose_default_is_null(tmp_path):
     """`--set stop_words=null` sets the value null (its default), never silently dropped."""
     test_file = write_tsv(tmp_path / "test.tsv", scalr_rows(3))
