@@ -44,7 +44,7 @@ def test_prior_shift_moves_train_shares_to_a_majority_capped_at_half():
 
 
 def test_mentions_outweigh_a_weak_head_only_with_weight():
-    parts = TaskParts(head=np.array([[0.55, 0.45]]), cases=["c1"], mentions=np.array([[0.0, 3.0]]))
+    parts = TaskParts(head=np.array([[0.55, 0.45]]), mentions=np.array([[0.0, 3.0]]))
     assert np.argmax(task_scores(parts, Weights())) == 0
     assert np.argmax(task_scores(parts, Weights(mentions=0.5))) == 1
 
@@ -53,7 +53,7 @@ def _chooser(mentions):
     rng = np.random.default_rng(0)
     answers = [[int(a)] for a in rng.integers(0, 3, 60)]
     head = np.full((60, 3), 1 / 3) + rng.normal(0, 0.01, (60, 3))
-    parts = {"sc_petitionerstate": TaskParts(head, [str(i) for i in range(60)], mentions=mentions(answers, rng))}
+    parts = {"sc_petitionerstate": TaskParts(head, mentions=mentions(answers, rng))}
     return ValChooser(parts, {"sc_petitionerstate": answers})
 
 

@@ -42,7 +42,6 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
     for system in systems:
         if system is reference:
             continue
-        same = np.array_equal(reference.ids, system.ids)
         shared = shared_ids(task, reference, system)
         if len(shared) == 0:
             notes.append(f"{system.name}: no ids in common with {reference.name}; not compared")
@@ -50,6 +49,7 @@ def paired_all(task: Task, reference: System, systems: list[System], replicates:
         if len(shared) < max(len(reference.ids), len(system.ids)):
             notes.append(f"{system.name}: compared with {reference.name} on the {len(shared)} ids both were "
                          f"scored on ({system.name} has {len(system.ids)}, {reference.name} {len(reference.ids)})")
+        same = shared is reference.ids  # shared_ids returns the reference's own ids when they are equal
         by_ids.setdefault(("same",) if same else tuple(shared.tolist()), (shared, []))[1].append(system)
     paired = {}
     for shared, members in by_ids.values():

@@ -3,6 +3,7 @@ glob of text files, a JSONL of {"id", "text"}, or that JSONL on standard input (
 read (not UTF-8, binary, empty, too large, a bad JSONL line) comes with its problem, to be reported and counted."""
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import json
@@ -27,8 +28,8 @@ class CorpusText:
     text: str = ""
     problem: str | None = None
 
-    @property
-    def digest(self) -> str:
+    @functools.cached_property
+    def digest(self) -> str:  # read twice per document (resume check, record): hashed once
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 

@@ -61,7 +61,7 @@ class ValChooser:
             weights = _set(weights, tasks, mentions=w)
         steps["+mentions"] = self.mean(weights)
         everything = list(self.parts)
-        weights = self._per_task(weights, "windows", grids.windows, min_val)
+        weights = self._windows_per_task(weights, grids.windows, min_val)
         steps["+windows"] = self.mean(weights)
         alpha = self.best(grids.prior, lambda v: _set(weights, everything, prior=v))
         weights = _set(weights, everything, prior=alpha)
@@ -80,15 +80,15 @@ class ValChooser:
         steps["+per-task head and window weights"] = self.mean(weights)
         return self._with_val_scores(weights), {k: round(v, 4) for k, v in steps.items()}
 
-    def _per_task(self, weights: dict, lever: str, grid: tuple, min_val: int) -> dict:
-        """One weight of `lever` for all tasks, then its own for each task with at least min_val val examples."""
+    def _windows_per_task(self, weights: dict, grid: tuple, min_val: int) -> dict:
+        """One window weight for all tasks, then its own for each task with at least min_val val examples."""
         everything = list(self.parts)
-        g = self.best(grid, lambda v: _set(weights, everything, **{lever: v}))
-        weights = _set(weights, everything, **{lever: g})
+        g = self.best(grid, lambda v: _set(weights, everything, windows=v))
+        weights = _set(weights, everything, windows=g)
         for task in everything:
             if len(self.answers[task]) >= min_val:
-                v = self.best(grid, lambda v: _set(weights, [task], **{lever: v}), [task], prefer=g)
-                weights = _set(weights, [task], **{lever: v})
+                v = self.best(grid, lambda v: _set(weights, [task], windows=v), [task], prefer=g)
+                weights = _set(weights, [task], windows=v)
         return weights
 
     def _with_val_scores(self, weights: dict) -> dict:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from baselines.tasks.caselawqa.common import capped_weights
+from baselines.tasks.caselawqa.common import capped_weights, train_shares
 
 FLOOR = 1e-6  # probabilities are floored before their log
 
@@ -25,7 +25,6 @@ class TaskParts:
     """The signals of one task's examples: head probabilities, window-head probabilities, mention logits."""
 
     head: np.ndarray
-    cases: list[str]
     windows: np.ndarray | None = None
     mentions: np.ndarray | None = None
     shift: np.ndarray | None = None  # (n_choices,) prior correction
@@ -45,8 +44,7 @@ class Weights:
 
 def prior_shift(first_answers: list[int], n_choices: int) -> np.ndarray:
     """log q - log p: p the train class shares (+0.5 smoothing), q the same with the majority capped at one half."""
-    counts = np.bincount(np.asarray(first_answers, dtype=np.int64), minlength=n_choices)[:n_choices] + 0.5
-    p = counts / counts.sum()
+    p = train_shares(first_answers, n_choices)
     top = int(np.argmax(p))
     if p[top] <= 0.5:
         return np.zeros(n_choices)

@@ -45,6 +45,12 @@ def unique_opinions(records: list[ChoiceItem]) -> tuple[list[str], list[str], li
     return list(position), texts, rows
 
 
+def train_shares(first_answers: list[int], n_choices: int) -> np.ndarray:
+    """(n_choices,) share of each choice among the first answers, each count smoothed by +0.5."""
+    counts = np.bincount(np.asarray(first_answers, dtype=np.int64), minlength=n_choices)[:n_choices] + 0.5
+    return counts / counts.sum()
+
+
 def majority_choice(counts: Counter, n_choices: int) -> int:
     """The most frequent answer (ties: the smaller index, as every majority floor); choice 0 without answers."""
     return most_frequent(counts) if counts and n_choices else 0

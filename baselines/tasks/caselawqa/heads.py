@@ -185,16 +185,11 @@ def _val_part(chosen_on: str, scores: np.ndarray, n_train: int, n_val: int) -> n
     return out
 
 
-def fit_head(task: str, n_choices: int, config: HeadConfig, X_train, y_train: list[list[int]],
-             X_val=None, y_val: list[list[int]] | None = None) -> Head:
-    """The head of one task: the best (C, class weight) on val (or cross-validated), or the majority answer."""
-    return fit_head_scored(task, n_choices, config, X_train, y_train, X_val, y_val)[0]
-
-
 def fit_head_scored(task: str, n_choices: int, config: HeadConfig, X_train, y_train: list[list[int]],
                     X_val=None, y_val: list[list[int]] | None = None) -> tuple[Head, np.ndarray | None]:
-    """fit_head, and the (n_val, n_choices) val scores of the setting it chose: those of that setting fit on
-    train alone when chosen on val, out of fold when chosen by cross-validation (None without val)."""
+    """The head of one task: the best (C, class weight) on val (or cross-validated), or the majority answer;
+    and the (n_val, n_choices) val scores of the setting it chose: those of that setting fit on train alone when
+    chosen on val, out of fold when chosen by cross-validation (None without val)."""
     counts = Counter(a for answer in y_train for a in answer)
     head = Head(task, n_choices, majority_choice(counts, n_choices))
     if len(counts) < 2 or len(y_train) < config.min_train:

@@ -13,7 +13,7 @@ import numpy as np
 
 from baselines.core.records import ChoiceItem
 from baselines.tasks.caselawqa.aliases import ENTITY_TASKS, N_FEATURES, Matcher, family, mention_features
-from baselines.tasks.caselawqa.common import opinion_keys
+from baselines.tasks.caselawqa.common import by_task, opinion_keys, train_shares
 from baselines.tasks.caselawqa.windows import chunked_map
 
 KINDS = ("circuit", "district", "statecourt", "other", "none")
@@ -114,13 +114,8 @@ def mention_counts(records: list[ChoiceItem], n_jobs: int = 1) -> list[np.ndarra
 
 def log_priors(train: list[ChoiceItem]) -> dict[str, np.ndarray]:
     """Entity task -> log train share of each choice (first answers, +0.5 smoothing)."""
-    out = {}
-    for task in sorted({item.group for item in train} & set(ENTITY_TASKS)):
-        items = [item for item in train if item.group == task]
-        n = len(items[0].choices)
-        counts = np.bincount([item.answer[0] for item in items], minlength=n)[:n] + 0.5
-        out[task] = np.log(counts / counts.sum())
-    return out
+    return {task: np.log(train_shares([item.answer[0] for item in items], len(items[0].choices)))
+            for task, items in sorted(by_task(train).items()) if task in ENTITY_TASKS}
 
 
 def design_of(item: ChoiceItem, counts: np.ndarray, priors: dict) -> np.ndarray:

@@ -100,8 +100,7 @@ class CaselawSignals(CaselawLinear):
             if task not in self.heads_ or heads.get(task) is None:
                 continue
             logits = [mention_logits(item, c, self.mention_priors_, self.mention_models_) for item, c in pairs]
-            parts[task] = TaskParts(head=heads[task], cases=[item.id.split("/", 1)[1] for item, _ in pairs],
-                                    windows=windows.get(task), shift=self.prior_shifts_.get(task),
+            parts[task] = TaskParts(head=heads[task], windows=windows.get(task), shift=self.prior_shifts_.get(task),
                                     mentions=np.vstack(logits) if logits and logits[0] is not None else None)
         return parts
 

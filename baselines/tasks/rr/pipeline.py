@@ -157,13 +157,16 @@ def _own_encoder(tagger):
     that does not encode through it): what `baselines speed predict` compares the whole pipeline with."""
     if not hasattr(tagger, "encode_backend"):
         return None
+    built = []  # the backend is resolved and the encoder loaded once, on the first call
 
     def encode(texts: list[str]):
         from baselines.encoders.onnx_backend import resolve_backend
         from baselines.encoders.speed import backend_encoder
 
-        backend = resolve_backend([tagger.encoder], tagger.encode_backend)
-        return backend_encoder(tagger.encoder, backend, tagger.max_seq_length, tagger.encode_batch_size)(texts)
+        if not built:
+            backend = resolve_backend([tagger.encoder], tagger.encode_backend)
+            built.append(backend_encoder(tagger.encoder, backend, tagger.max_seq_length, tagger.encode_batch_size))
+        return built[0](texts)
 
     return encode
 
