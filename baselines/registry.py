@@ -58,6 +58,9 @@ class Task:
     confusion: bool = False  # results carry a confusion matrix
     per_label: bool = True  # results carry precision, recall and F1 per label
     aliases: dict = field(default_factory=dict)  # answer aliases for raw text, e.g. "A" -> "0"
+    numbering: str = ""  # how generations may name a choice, in the evaluator's words (errors, docs)
+    continuation: Callable | None = None  # () -> line openers of the task's prompts: a generation's text from
+    #   one of them on continues the prompt and is not read (baselines.evaluation.continuation)
     download: Callable | None = None  # (dest: Path) -> Path
     supergroup: Callable | None = None  # group -> wider group (CaselawQA task -> court)
     group_name: str = "group"  # what a group is called in tables
@@ -94,8 +97,13 @@ TASKS: dict[str, Task] = {
         metrics=("accuracy", "balanced_accuracy"), main_metric="accuracy",
         default_method="tfidf",
         aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
+        numbering="the letters A-E or LegalBench's digits 0-4, both zero-based in the data's order (0 and A are "
+                  "choice_0)",
+        continuation=lazy_function("baselines.tasks.scalr.prompts:continuation_openers"),
         download=lazy_function("baselines.tasks.scalr.download:download_scalr"),
         export=lazy_function("baselines.tasks.scalr.export:lm_eval_writer"),
+        options={"--prompt": "ours (default: holdings lettered A-E) | legalbench (LegalBench's base prompt: holdings "
+                             "numbered 0-4 after one worked example)"},
         published="baselines.tasks.scalr:published.yaml",
     ),
     "caselawqa": Task(
@@ -107,6 +115,9 @@ TASKS: dict[str, Task] = {
         splits=("train", "val", "test"), eval_split="test", train_split="train",
         metrics=("mean_task_accuracy", "accuracy"), main_metric="mean_task_accuracy",
         default_method="linear",
+        numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers for tasks "
+                  "of more than 26 choices (7 reads 007)",
+        continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers"),
         grouped=True, per_label=False,
         supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
         group_name="task", supergroup_name="court", breakdowns=("per_supergroup", "per_group"),
@@ -129,6 +140,7 @@ TASKS: dict[str, Task] = {
             "--scheduler": "Dask scheduler for --backend dask, e.g. tcp://HOST:8786",
             "--scatter": "system plotted per task against the reference (default: the best other)",
             "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
+            "--prompt": "lawma (the default and only one: our prompt is Lawma's)",
         },
         published="baselines.tasks.caselawqa:published.yaml",
     ),
@@ -141,6 +153,8 @@ TASKS: dict[str, Task] = {
         splits=("train", "dev", "test"), eval_split="dev", train_split="train",
         metrics=("weighted_f1", "macro_f1", "accuracy"), main_metric="weighted_f1",
         default_method="bilstm-crf",
+        numbering="the role names (FAC, ANALYSIS, ...)",
+        continuation=lazy_function("baselines.tasks.rr.prompts:continuation_openers"),
         confusion=True, breakdowns=("per_label",),
         download=lazy_function("baselines.tasks.rr.download:download_rr"),
         resample_groups=True, bootstrap_unit="documents",

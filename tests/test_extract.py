@@ -43,7 +43,8 @@ def test_zero_padded_numbers(raw, expected):
 def test_scalr_letters_map_to_legalbench_indexes():
     labels = ["0", "1", "2", "3", "4"]
     assert extract_answer("The final answer is C", labels, SCALR_ALIASES) == "2"
-    assert extract_answer("3", labels, SCALR_ALIASES) is None  # the prompt offered letters, not digits
+    assert extract_answer("3", labels, SCALR_ALIASES) == "3"  # LegalBench numbers the choices 0-4
+    assert extract_answer("3", labels, SCALR_ALIASES, offered=list("ABCDE")) is None  # a prompt of letters alone
 
 
 def test_label_names_for_rhetorical_roles():
@@ -133,7 +134,7 @@ def extract(raw, task):
     ("007", "numbers", "007"), ("7", "numbers", "007"), ("The final answer is 7.", "numbers", "007"),
     ("Answer: 12", "numbers", "012"), ("The answer is 12 or 13", "numbers", None),
     # SCALR: letters stand for the LegalBench indexes
-    ("The final answer is C", "scalr", "2"), ("3", "scalr", None), ("(e)", "scalr", "4"),
+    ("The final answer is C", "scalr", "2"), ("3", "scalr", "3"), ("(e)", "scalr", "4"),
     ("The answer is A, B, or C", "scalr", None),
     # rhetorical-role names
     ("The final answer is FAC", "roles", "FAC"), ("This sentence is ANALYSIS.", "roles", "ANALYSIS"),
@@ -219,3 +220,46 @@ def test_samples_record_the_rule_for_raw_text_and_results_the_extractor_version(
     _, verbatim = score_predictions(get_task("scalr"), [{"id": "0", "prediction": "1"}], references[:1], replicates=50)
     assert "rule" not in verbatim[0] and verbatim[0]["answer"] == "1"
     assert answer_and_rule({"raw": "(B)"}, references[0], get_task("scalr").aliases) == ("1", "whole")
+
+
+# Extractor v4: LegalBench's numbering, two choices named side by side, continuations of a few-shot prompt.
+
+HOLDINGS = [f"holding that statute {k} reaches the conduct of party {k}" for k in range(5)]
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("3", ("3", "whole")), ("Answer: 3", ("3", "whole")), (f'3: "{HOLDINGS[3]}"', ("3", "leading")),
+    (f"3: {HOLDINGS[3][:30]}", ("3", "leading")),  # the holding cut short still names choice 3
+    ("3 (D)", ("3", "ending")), ("The answer is D, i.e. choice 3", ("3", "answer_is")),
+    ("The most relevant holding is 3.", ("3", "answer_is")),
+    ("3 (C)", (None, "ending:several")), ("Answer: 3 (C)", (None, "answer_is:several")),
+    ("D: 2", (None, "leading:several")), ("The final answer is D, which is 2.", (None, "final_answer:several")),
+    (f'3: "{HOLDINGS[2]}"', (None, "leading:several")),  # digit 3, holding of choice 2
+    (f"D. {HOLDINGS[1]}", (None, "leading:several")),
+    ("The answer is D, 2 cases agree", ("3", "answer_is")),  # a number before other words is no label
+    ("D (2 precedents support it)", ("3", "leading")),
+])
+def test_two_numberings_name_one_choice_or_several(raw, expected):
+    assert extract_with_rule(raw, SCALR_LABELS, SCALR_ALIASES, HOLDINGS) == expected
+
+
+@pytest.mark.parametrize("task, raw, expected", [
+    ("scalr", "3\n\nQuestion: Whether a State may tax?\nChoices:\n0: holding that it may\nAnswer: 1", ("3", "whole+cut")),
+    ("scalr", "Answer: B\n\nGiven the following question presented in a court case, select the most relevant "
+              "holding:\n\nQuestion: x\nAnswer: 4", ("1", "whole+cut")),
+    ("scalr", "I am not sure.\n\nQuestion: x\nChoices:\n0: a\nAnswer: 2", (None, "none+cut")),
+    ("scalr", "Question: Whether the Act applies?\nThe Act applies to agencies. The final answer is C", ("2", "final_answer")),
+    ("caselawqa", " B\n\nQuestion: What is the ideological direction of the decision?\nA. Conservative\nAnswer: A",
+     ("B", "whole+cut")),
+    ("caselawqa", "C\n\nWhat follows is an opinion from the Supreme Court of the United States. Your task is",
+     ("C", "whole+cut")),
+    ("rr", "FAC\n\nRoles:\nPREAMBLE: the opening\nFAC: facts\nAnswer: ANALYSIS", ("FAC", "whole+cut")),
+    ("rr", "ANALYSIS\nBelow are consecutive sentences of an Indian court judgment.\n>>> x <<<\nAnswer: RPC",
+     ("ANALYSIS", "whole+cut")),
+])
+def test_a_continuation_of_the_prompt_is_not_read(task, raw, expected):
+    from baselines.evaluation.scoring import task_openers
+
+    labels, aliases = {"scalr": (SCALR_LABELS, SCALR_ALIASES), "caselawqa": (list("ABC"), {}),
+                       "rr": (ROLES, {})}[task]
+    assert extract_with_rule(raw, labels, aliases, openers=task_openers(get_task(task))) == expected

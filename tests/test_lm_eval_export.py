@@ -303,3 +303,36 @@ def test_baselines_does_not_import_the_harness():
             "print('lm_eval' in sys.modules)")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.strip().splitlines()[-1] == "False"
+
+
+@needs_harness
+def test_scalr_in_legalbench_prompt_is_read_with_the_digits_it_offered(tmp_path, offline):
+    """`--prompt legalbench`: LegalBench's base prompt (choices 0-4 after one worked example); its logs are read
+    with the digits the documents offered, so a letter names nothing there, and continuations are cut."""
+    data = scalr_data(tmp_path / "data")
+    export = export_lm_eval("scalr", data, tmp_path / "export", prompt="legalbench")
+    assert export.tasks == ["scalr_legalbench_mc", "scalr_legalbench"]
+    [document] = [json.loads(line) for line in (export.folder / "scalr_legalbench_documents.jsonl").open()][:1]
+    assert document["labels"] == list("01234") and document["numbering"] == "legalbench"
+    assert document["prompt_short"].startswith("Given the following question presented in a court case")
+    assert document["prompt_short"].endswith(f"4: {SCALR[0]['choice_4']}\nAnswer: ")
+    assert "Answer: 1\n\nQuestion: Question 0: may a court do thing 0?\nChoices:\n0: holding" in document["prompt_mc"]
+    texts = {"0": "0",                                                          # right
+             "1": "Answer: 1\n\nQuestion: Whether?\nChoices:\n0: a\nAnswer: 3",  # right, then a continuation
+             "2": f'2: "{SCALR[2]["choice_2"]}"',                               # right
+             "3": "C",                                                          # a letter: not offered
+             "4": f'3: "{SCALR[4]["choice_4"]}"',                               # two different choices
+             "5": " 1"}                                                         # wrong (gold 0)
+    run_harness(export.folder, ["scalr_legalbench"], ScriptedLM(texts=texts), tmp_path / "gen")
+    result, folder = score("scalr", tmp_path / "gen", data, name="legalbench-generate")
+    assert result.metrics["accuracy"] == pytest.approx(3 / 6) and result.coverage == pytest.approx(4 / 6)
+    samples = [json.loads(line) for line in (folder / "samples.jsonl").open()]
+    assert [sample["rule"] for sample in samples] == ["whole", "whole+cut", "leading", None, "leading:several",
+                                                      "whole"]
+
+    picks = {str(k): k % 5 if k < 5 else 2 for k in range(6)}
+    run_harness(export.folder, ["scalr_legalbench_mc"], ScriptedLM(picks=picks), tmp_path / "mc")
+    result, _ = score("scalr", tmp_path / "mc", data, name="legalbench-mc")
+    assert result.metrics["accuracy"] == pytest.approx(5 / 6) and result.coverage == 1.0
+    with pytest.raises(BaselinesError, match="unknown --prompt 'helm' for scalr; valid: ours, legalbench"):
+        export_lm_eval("scalr", data, tmp_path / "other", prompt="helm")

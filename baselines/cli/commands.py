@@ -113,7 +113,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
 
 @app.command("score")
 def score_command(task: str = typer.Argument(..., help="Task name."),
-                  predictions: Path = typer.Argument(..., help="JSONL of {id, prediction} or {id, raw}, lm-eval samples, or a file or folder in a task's own --format."),
+                  predictions: Path = typer.Argument(..., help="JSONL of {id, prediction} or {id, raw}, lm-eval samples, an OpenAI or Anthropic batch API output file, or a file or folder in a task's own --format."),
                   data_dir: Optional[Path] = DataDir, name: Optional[str] = Name,
                   fmt: str = typer.Option("auto", "--format", help=formats_help()),
                   split: Optional[str] = typer.Option(None, "--split", help="Reference split (default: the task's)."),
@@ -125,6 +125,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   force: bool = Force,
                   id_field: Optional[str] = typer.Option(None, "--id-field", help="lm-eval: doc field holding the item id (default: id, index or idx; doc_id = the harness's position)."),
                   lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several."),
+                  id_prefix: Optional[str] = typer.Option(None, "--id-prefix", help="Batch API files: prefix stripped from every custom_id (default: '<task>-' when every custom_id has it)."),
                   only_present: bool = OnlyPresent, download: bool = Download):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.runs import run
@@ -134,11 +135,15 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
     missing = guarded(missing_policy, missing, only_present)
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
-    external = guarded(run.task_format, guarded(get_task, task), fmt)  # an unknown format, before any work
+    spec = guarded(get_task, task)
+    external = guarded(run.task_format, spec, fmt)  # an unknown format, before any work
+    if external is not None and id_prefix is not None:
+        fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
     result, folder = with_data(task, download, run.score, task, predictions, data_dir, split=split, name=name, fmt=fmt,
                              missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
                              force=force, load_options=load_options(subtasks),
-                             lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter})
+                             lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
+                                              "task_name": spec.name, "id_prefix": id_prefix})
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -267,6 +272,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
                            split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
                            max_chars: Optional[int] = typer.Option(None, "--max-chars", help=option_help("--max-chars")),
                            window: Optional[int] = typer.Option(None, "--window", help=option_help("--window")),
+                           prompt: Optional[str] = typer.Option(None, "--prompt", help="Whose prompt the documents use: " + option_help("--prompt")),
                            subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
                            force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write.")):
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
@@ -275,7 +281,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
     export = guarded(export_lm_eval, task, data_dir, out, split=split, max_chars=max_chars, window=window,
-                     force=force, load_options=load_options(subtasks))
+                     prompt=prompt, force=force, load_options=load_options(subtasks))
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
     for note in export.notes:
         typer.echo(f"  {note}")

@@ -24,6 +24,9 @@ BREAKS = set(".!?")
 JOINING_MARKS = set(",/&+")
 GLUE_MARKS = set("([.")
 CONNECTORS = {"or", "and", "vs", "versus"}
+APPOSING_MARKS = set("()[]{}:-=–—*_`'\",")  # between a label and the same label in another numbering: "3 (D)"
+RESTATING = {"i.e.", "ie", "namely", "viz", "which", "is", "that"}  # "D, i.e. choice 3", "D, which is 3."
+APPOSED_SPAN = 6  # tokens looked at on each side for it
 HEDGES = {"either", "possibly", "perhaps", "maybe", "also", "alternatively", "even", "probably", "potentially"}
 MARKERS = {"option", "options", "choice", "choices", "letter", "letters", "label", "labels"}
 NEGATORS = {"not", "never", "nor", "neither", "except", "excluding", "exclude", "than", "isn't", "isn’t",
@@ -49,15 +52,17 @@ def normal_text(text: str) -> str:
 class Matcher:
     """Maps a word to (label, exact): exact when written as a label or alias is, or a number by value.
 
-    With `prompted` (words of a generation), a label is read as the prompt offered it: a label written
-    in digits that has an alias was offered as its alias, and digits do not stand for it (SCALR's
-    "0".."4" are offered as A-E, so "3" is no answer there)."""
+    `offered`: the spellings the prompt offered (labels and aliases, e.g. SCALR's "0".."4" in LegalBench's
+    prompt or "A".."E" in ours); None reads them all. A label not offered is read only through the offered
+    aliases that stand for it."""
 
-    def __init__(self, labels: Sequence[str], aliases: Mapping[str, str], prompted: bool = False):
+    def __init__(self, labels: Sequence[str], aliases: Mapping[str, str], offered: Sequence[str] | None = None):
         valid = set(labels)
         self.exact = {key: value for key, value in aliases.items() if value in valid}
-        if prompted:
-            labels = [label for label in labels if not (_DIGITS.fullmatch(label) and label in self.exact.values())]
+        if offered is not None:
+            spelled = set(offered)
+            self.exact = {key: value for key, value in self.exact.items() if key in spelled}
+            labels = [label for label in labels if label in spelled]
         self.exact.update({label: label for label in labels})
         self.folded = {key.casefold(): value for key, value in self.exact.items() if key not in valid}
         self.folded.update({label.casefold(): label for label in labels})
@@ -265,6 +270,37 @@ class Text:
             found |= self._joined(k, step)
         return found
 
+    def apposed_labels(self, k: int) -> set[str]:
+        """Labels written right by word k in the other numbering ("3 (D)", "D (choice 3)", "D: 3"), with only
+        brackets, colons, dashes or "option"/"choice" between: the same choice named twice, or two choices."""
+        own = numbering(self.tokens[k].text)
+        found = set()
+        for step in (1, -1):
+            j = self._apposed(k, step)
+            if j is not None and numbering(self.tokens[j].text) != own and self.label_at(j) is not None \
+                    and (self._set_apart(j) or self.decorated(k) or self.ends(k)):
+                found.add(self.label_at(j))
+        return found
+
+    def _set_apart(self, k: int) -> bool:
+        """Bracketed, marked ("choice 3") or before a stop, or a letter written as a label: a label of the other
+        numbering by another label names a choice too when it is set apart or the other one is bracketed or
+        before a stop ("3 (D)", "D: 3", "3 (choice D)"); "D (2 cases ...)" names one."""
+        return self.decorated(k) or self.ends(k) or (numbering(self.tokens[k].text) == "word" and self.strong(k))
+
+    def _apposed(self, k: int, step: int) -> int | None:
+        """The word next to k (step 1: after, -1: before) with only apposing marks or markers between."""
+        for j in range(k + step, max(-1, min(len(self.tokens), k + step * APPOSED_SPAN)), step):
+            token = self.tokens[j]
+            if token.token_type == "newline" or self.is_break(j):
+                return None
+            if token.token_type in ("mark", "latex"):
+                if token.text not in APPOSING_MARKS:
+                    return None
+            elif token.text.casefold() not in MARKERS | RESTATING:
+                return j if self.is_word(j) else None
+        return None
+
     def _joined(self, k: int, step: int) -> set[str]:
         found, joined, j = set(), False, k + step
         while 0 <= j < len(self.tokens) and not self.is_break(j):
@@ -284,14 +320,20 @@ class Text:
         return found
 
     def _listed(self, k: int) -> bool:
-        """Stands as a label, or is followed by a joining word or mark (so "a" in "a or b" counts)."""
-        if self.stands(k):
+        """Stands as a label, or is followed by a joining word or mark (so "a" in "a or b" counts); a number
+        only set apart ("12 or 13", "B, (2)"), not before other words ("B, 2 cases agree")."""
+        if self.stands(k) and (numbering(self.tokens[k].text) == "word" or self._set_apart(k)):
             return True
         following = k + 1 if k + 1 < len(self.tokens) else None
         if following is None:
             return True
         token = self.tokens[following]
         return token.text in JOINING_MARKS or token.text.casefold() in CONNECTORS
+
+
+def numbering(word: str) -> str:
+    """How a word that matches a label numbers the choices: "digit" ("3", "007") or "word" ("D", "FAC")."""
+    return "digit" if _DIGITS.fullmatch(word) else "word"
 
 
 def _first(positions: list[int], k: int, stop: int, default=None):

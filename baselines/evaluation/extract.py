@@ -1,8 +1,10 @@
 """Turning an LLM's raw generation into an answer label, or into no answer; never into a guess.
 
-Extractor version 3 (`EXTRACTOR_VERSION`, recorded in every results file; 3: digits read as labels
-only where the prompt offered digits, the rest after a cue read from the next token). The rules, in
-order; the first that decides wins, and `extract_with_rule` names it (the samples' `rule`):
+Extractor version 4 (`EXTRACTOR_VERSION`, recorded in every results file; 4: every spelling of a label
+read unless the prompt's offered spellings are known (SCALR: LegalBench's digits 0-4 and our letters A-E
+alike), a continuation of the prompt cut off, two choices named side by side are several; 3: digits read
+only where the prompt offered digits). The rules, in order; the first that decides wins, and
+`extract_with_rule` names it (the samples' `rule`):
 
 1. `whole`: the whole generation is one label word, decorated or not, alone or after "Option",
    "Choice", "Letter", "Label" or "Answer": `C`, ` C`, `(C)`, `C.`, `**C**`, `\\boxed{\\text{C}}`,
@@ -25,7 +27,8 @@ order; the first that decides wins, and `extract_with_rule` names it (the sample
    followed by a stop: `C. First Amendment`, `(C) ...`, `C) because`, `B\\n\\nExplanation: ...`,
    `D The court...`. Skipped when two or more lines open with enumerators of the kind of the first
    one (`A) ... B) ...`, `I. ... II. ...`, `1. ... 2. ...`): that is a list, not an answer.
-7. `ending`: the last word is a strong or decorated, non-numeric label ("... Therefore, C.").
+7. `ending`: the last word is a strong or decorated label; a number only when decorated or after "is",
+   "be" or a colon ("... Therefore, C.", "... the holding is 3.").
 8. `label_name`: labels longer than one character that are not plain numbers (rhetorical roles,
    zero-padded numbers): exactly one distinct such label written exactly as itself in the text.
 
@@ -33,10 +36,15 @@ Reading a sentence after a cue (up to ". ", "!", "?" or a line break): if the se
 the tokens after the cue, are a choice's text, that choice; else the first word in it that stands as
 a label ("The final answer is a difficult one, but probably C" -> C; "Answer: I think it is C" -> C).
 
+Continuations. Text from the first line that opens a new example of the prompt (`openers`: "Question:",
+a benchmark's instruction; see baselines.evaluation.continuation) is not read: the answer is the one
+given before it ("3\n\nQuestion: ...\nAnswer: 1" is 3), and a rule that decides there is reported as
+"<rule>+cut" ("none+cut" when nothing before it decides).
+
 Words. A word matches a label exactly, case-insensitively, through the task's aliases (SCALR:
-"A".."E" stand for "0".."4"), or, when every label is a number, by numeric value ("7" or "07" for
-"007"). Digits are read only where the prompt offered digits: a label written in digits that has an
-alias was offered as its alias, so "3" or "choice 3" is no SCALR answer (the options are lettered).
+"A".."E" stand for "0".."4", as the digits do: LegalBench numbers its choices 0-4), or, when every
+label is a number, by numeric value ("7" or "07" for "007"). `offered` narrows the spellings to those
+a prompt offered (a harness document's labels: "3" is no answer where the prompt offered A-E alone).
 A match is *strong* when written exactly as the label, alias or number, except "I" (the pronoun)
 and "A" opening a sentence or following a colon (the article). Other matches ("a", "I", "b", "fac")
 are *weak*. A word *stands as a label* when strong, decorated (in brackets, markdown or LaTeX, or
@@ -51,7 +59,11 @@ single words that match no label.
 Several labels. A label joined to other labels as alternatives or a list (by ",", "/", "&", "+",
 "or", "and", "vs", with "either", "possibly", "maybe" ... in between: "A, B, or C", "Option A or
 B", "B (or possibly C)"; a weak word counts in a list when a joining word follows it: "a or b") is
-no answer: the rule that found it decides None, reported as "<rule>:several". A rule that finds
+no answer: the rule that found it decides None, reported as "<rule>:several". So is a label with
+another choice named right by it: the same choice in the other numbering is one answer ("3 (D)",
+"D, i.e. choice 3"), a different one is several ("3 (C)", "D: 2"), and so is a label followed on its line
+by the text (or the start of the text, 12 characters at least) of another single choice
+('3: "holding that ..."' with choice 2's holding). A rule that finds
 nothing passes to the next; when none decides, the answer and the rule are None: the item counts as
 wrong and lowers coverage.
 
@@ -60,23 +72,24 @@ naming the item, never cut; below that, it is read in time about linear in its l
 """
 from __future__ import annotations
 
-import functools
 import re
-from collections import Counter
 from typing import Mapping, Sequence
 
-from baselines.evaluation.answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text, normal_text
+from baselines.evaluation.answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text
+from baselines.evaluation.choice_texts import ChoiceTable, choice_table
+from baselines.evaluation.continuation import GENERIC_OPENERS, continuation_start
 from baselines.core.errors import BaselinesError
 
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
+CUT = "+cut"  # after a rule's name: read before a continuation of the prompt
 MAX_GENERATION_CHARS = 2_000_000
 
 _SEVERAL = object()
 _CONNECTOR = r"(?:\s*(?:\*\*|__))?\s*(?:is\b|would\s+be\b|should\s+be\b|must\s+be\b|will\s+be\b|:|=)"
 _FINAL = re.compile(r"\bfinal\s+answer\b(?:" + _CONNECTOR + r"|(?:\s*(?:\*\*|__|:))*[ \t]*(?:\n|$))",
                     re.IGNORECASE)
-_ANSWER_IS = re.compile(r"(?:\banswers?|\b(?:correct|right|best|my|final|appropriate|likely)\s+"
-                        r"(?:option|choice|letter|selection))(?:\s+(?:here|then|therefore|thus))?"
+_ANSWER_IS = re.compile(r"(?:\banswers?|\b(?:correct|right|best|my|final|appropriate|likely|relevant)\s+"
+                        r"(?:option|choice|letter|selection|holding|label))(?:\s+(?:here|then|therefore|thus))?"
                         r"(?:" + _CONNECTOR + r"|\s+seems\s+to\s+be\b|\s+appears\s+to\s+be\b)", re.IGNORECASE)
 _PICK = re.compile(r"\b(?:pick|picking|choose|choosing|select|selecting|go(?:ing)?\s+with|opt\s+for)\b",
                    re.IGNORECASE)
@@ -88,57 +101,42 @@ _ENUMERATOR = re.compile(r"[0-9]+|[^\W\d_]|[ivxlcdm]+", re.IGNORECASE)
 
 
 def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
-                   choices: Sequence[str] = ()) -> str | None:
+                   choices: Sequence[str] = (), **reading) -> str | None:
     """The answer label stated in `raw`, or None when none can be found (see module docstring)."""
-    return extract_with_rule(raw, labels, aliases, choices)[0]
+    return extract_with_rule(raw, labels, aliases, choices, **reading)[0]
 
 
 def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
-                      choices: Sequence[str] = (), item_id: str | None = None) -> tuple[str | None, str | None]:
+                      choices: Sequence[str] = (), item_id: str | None = None, offered: Sequence[str] | None = None,
+                      openers: Sequence[str] = GENERIC_OPENERS) -> tuple[str | None, str | None]:
     """(label or None, name of the rule that decided or None): the answer with its audit trail.
 
-    `choices` are the choice texts aligned with `labels` (may be empty). A generation longer than
-    MAX_GENERATION_CHARS is refused, naming `item_id`."""
+    `choices` are the choice texts aligned with `labels` (may be empty); `offered`, the spellings the prompt
+    offered (None: every label and alias); `openers`, the line openers of the prompt that start a continuation
+    (baselines.evaluation.continuation; () reads the whole generation). A generation longer than MAX_GENERATION_CHARS is refused, naming
+    `item_id`."""
     if not isinstance(raw, str) or not raw.strip():
         return None, None
     if len(raw) > MAX_GENERATION_CHARS:
         where = f"id {item_id}: " if item_id is not None else ""
         raise BaselinesError(f"{where}the generation has {len(raw):,} characters; the extractor reads "
                              f"generations of at most {MAX_GENERATION_CHARS:,}")
-    text = Text(raw, Matcher(labels, aliases or {}, prompted=True))
-    table = _choice_table(tuple(labels), tuple(choices))
+    cut = continuation_start(raw, openers)
+    text = Text(raw if cut is None else raw[:cut], Matcher(labels, aliases or {}, offered))
+    table = choice_table(tuple(labels), tuple(choices))
+    suffix = "" if cut is None else CUT
     for rule in _RULES:
         decided = rule(text, table)
         if decided is not None:
             found, name = decided
-            return (None, f"{name}:several") if found is _SEVERAL else (found, name)
-    return None, None
+            return (None, f"{name}:several{suffix}") if found is _SEVERAL else (found, name + suffix)
+    return None, (None if cut is None else f"none{CUT}")
 
 
-class _ChoiceTable:
-    """Normal form of a choice text (`normal_text`) -> label, for texts that belong to exactly one choice."""
-
-    def __init__(self, labels: tuple[str, ...], choices: tuple[str, ...]):
-        normals = [normal_text(choice) for choice in choices]
-        counts = Counter(normals)
-        self.labels = {normal: label for normal, label in zip(normals, labels) if normal and counts[normal] == 1}
-        self.longest = max(map(len, self.labels), default=0)
-
-    def label_of(self, text: Text, start: int, stop: int) -> str | None:
-        """The label whose choice text tokens start..stop-1 are, or None."""
-        return self.labels.get(text.normal(start, stop, self.longest)) if self.labels else None
-
-
-@functools.lru_cache(maxsize=256)
-def _choice_table(labels: tuple[str, ...], choices: tuple[str, ...]) -> _ChoiceTable:
-    if choices and len(choices) != len(labels):
-        raise ValueError(f"{len(choices)} choice texts for {len(labels)} labels; they must be aligned")
-    return _ChoiceTable(labels, choices)
-
-
-def _alone(text: Text, k: int):
-    """The label at k, or _SEVERAL when other labels are joined to it as alternatives."""
-    names = text.named_labels(k)
+def _alone(text: Text, k: int, table: ChoiceTable):
+    """The label at k, or _SEVERAL when the words by it name another choice too: joined to it as an alternative
+    ("B or C"), in the other numbering ("3 (C)"), or by its text ("B. State Agency", State Agency being C)."""
+    names = text.named_labels(k) | text.apposed_labels(k) | table.restated(text, k)
     return names.pop() if len(names) == 1 else _SEVERAL
 
 
@@ -147,7 +145,7 @@ def _plain_letter(text: Text, k: int) -> bool:
     return len(word) == 1 and word.islower() and word not in ENGLISH_LETTERS
 
 
-def _read(text: Text, start: int, stop: int, table: _ChoiceTable):
+def _read(text: Text, start: int, stop: int, table: ChoiceTable):
     """The answer in the sentence from token `start` (before `stop`): the sentence, or all tokens up to
     `stop`, is a choice's text; else the first standing label."""
     first = text.next_word(start, stop)
@@ -157,9 +155,9 @@ def _read(text: Text, start: int, stop: int, table: _ChoiceTable):
     if chosen := table.label_of(text, first, end) or table.label_of(text, start, stop):
         return chosen
     if text.label_at(first) is not None and _plain_letter(text, first):
-        return _alone(text, first)
+        return _alone(text, first, table)
     standing = text.next_standing(first, end)  # stands before `end` as it would before a stop
-    return _alone(text, standing) if standing is not None else None
+    return _alone(text, standing, table) if standing is not None else None
 
 
 class _Reader:
@@ -167,7 +165,7 @@ class _Reader:
     from further back, up to the previous label word or sentence break, find nothing either when the
     sentence and the rest are too long for a choice's text: they are skipped in constant time."""
 
-    def __init__(self, text: Text, table: _ChoiceTable):
+    def __init__(self, text: Text, table: ChoiceTable):
         self.text, self.table, self.silent = text, table, (0, -1)  # character positions (low, high]
 
     def read(self, position: int):
@@ -193,7 +191,7 @@ class _Reader:
         return text.tokens[floor].start if floor >= 0 else -1
 
 
-def _whole(text: Text, table: _ChoiceTable):
+def _whole(text: Text, table: ChoiceTable):
     words = text.words
     if len(words) == 2 and text.tokens[words[0]].text.casefold() in MARKERS | {"answer"}:
         words = words[1:]
@@ -202,12 +200,12 @@ def _whole(text: Text, table: _ChoiceTable):
     return None
 
 
-def _choice_text(text: Text, table: _ChoiceTable):
+def _choice_text(text: Text, table: ChoiceTable):
     label = table.label_of(text, 0, len(text))
     return (label, "choice_text") if label else None
 
 
-def _final_answer(text: Text, table: _ChoiceTable):
+def _final_answer(text: Text, table: ChoiceTable):
     reader = _Reader(text, table)
     for cue in reversed(list(_FINAL.finditer(text.raw))):
         found = reader.read(cue.end())
@@ -216,7 +214,7 @@ def _final_answer(text: Text, table: _ChoiceTable):
     return None
 
 
-def _boxed(text: Text, table: _ChoiceTable):
+def _boxed(text: Text, table: ChoiceTable):
     opened = list(_BOXED.finditer(text.raw))
     if not opened:
         return None
@@ -230,7 +228,7 @@ def _boxed(text: Text, table: _ChoiceTable):
     return (found, "boxed") if found is not None else None
 
 
-def _answer_cues(text: Text, table: _ChoiceTable):
+def _answer_cues(text: Text, table: ChoiceTable):
     """The latest cue that decides; "pick" and "is correct" cues with no label word after or before them
     cannot, and are dropped at once."""
     first_label, last_label = ((text.tokens[text.labelled[0]].start, text.tokens[text.labelled[-1]].start)
@@ -243,31 +241,31 @@ def _answer_cues(text: Text, table: _ChoiceTable):
         if name == "answer_is":
             found = reader.read(cue.end())
         elif name == "pick":
-            found = _word_after(text, text.index_at(cue.end()))
+            found = _word_after(text, text.index_at(cue.end()), table)
         else:
-            found = _word_before(text, text.index_at(cue.start()))
+            found = _word_before(text, text.index_at(cue.start()), table)
         if found is not None:
             return found, name
     return None
 
 
-def _word_after(text: Text, start: int):
+def _word_after(text: Text, start: int, table: ChoiceTable):
     k = text.next_word(start)
     while k is not None and text.tokens[k].text.casefold() in MARKERS | {"the", "answer"}:
         k = text.next_word(k + 1)
     if k is None or text.label_at(k) is None or not (text.stands(k) or _plain_letter(text, k)):
         return None
-    return _alone(text, k)
+    return _alone(text, k, table)
 
 
-def _word_before(text: Text, cue: int):
+def _word_before(text: Text, cue: int, table: ChoiceTable):
     k = text.previous_word(cue)
     if k is None or any(text.tokens[j].text not in CLOSERS for j in range(k + 1, cue)):
         return None
-    return _alone(text, k) if text.label_at(k) is not None else None
+    return _alone(text, k, table) if text.label_at(k) is not None else None
 
 
-def _leading(text: Text, table: _ChoiceTable):
+def _leading(text: Text, table: ChoiceTable):
     first = text.next_word(0)
     if first is not None and text.tokens[first].text.casefold() in MARKERS:
         first = text.next_word(first + 1)
@@ -275,7 +273,7 @@ def _leading(text: Text, table: _ChoiceTable):
         return None
     numeric = text.tokens[first].text.isdigit()
     if (text.strong(first) and not numeric) or text.decorated(first) or text.ends(first):
-        return _alone(text, first), "leading"
+        return _alone(text, first, table), "leading"
     return None
 
 
@@ -295,16 +293,26 @@ def _enumeration(text: Text) -> bool:
     return opening is not None and kinds.count(opening) >= 2
 
 
-def _ending(text: Text, table: _ChoiceTable):
+def _ending(text: Text, table: ChoiceTable):
     last = next((k for k in range(len(text) - 1, -1, -1) if text.is_word(k)), None)
-    if last is None or text.label_at(last) is None or text.tokens[last].text.isdigit():
+    if last is None or text.label_at(last) is None:
+        return None
+    if text.tokens[last].text.isdigit() and not (text.decorated(last) or _after_copula(text, last)):
         return None
     if text.strong(last) or text.decorated(last):
-        return _alone(text, last), "ending"
+        return _alone(text, last, table), "ending"
     return None
 
 
-def _label_name(text: Text, table: _ChoiceTable):
+def _after_copula(text: Text, k: int) -> bool:
+    """Word k follows "is", "be" or a colon ("... the holding is 3.", "Holding: 3"): a number there is a label."""
+    if k and text.tokens[k - 1].text == ":":
+        return True
+    before = text.previous_word(k)
+    return before is not None and text.tokens[before].text.casefold() in ("is", "be")
+
+
+def _label_name(text: Text, table: ChoiceTable):
     found = {text.tokens[k].label for k in text.labelled if _written_name(text, k)}
     if not found:
         return None

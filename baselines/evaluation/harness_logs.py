@@ -8,7 +8,8 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
 * id: a field of `doc` (`id_field`; by default the first of id, index, idx that the doc has; SCALR
   from LegalBench has `index`), or the harness's own `doc_id` when `id_field="doc_id"`.
 * generate_until samples become {"id", "raw"}: the text of `filtered_resps` (else `resps`), read by
-  the one answer extractor like any other generation.
+  the one answer extractor like any other generation; with "offered", the doc's `labels` when it lists
+  them (our exports do), the spellings its prompt offered: only those are read.
 * loglikelihood (multiple-choice) samples, one [logprob, is_greedy] per choice, become
   {"id", "choice", "n_choices", "continuation"}: the most likely choice. The evaluator takes its
   scored text when that is one of the item's labels (CaselawQA-style " A"), else the item's label
@@ -50,7 +51,7 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
         if kind is not None and this_kind != kind:
             raise DataError(f"mixed formats: earlier samples are {kind}, this one {this_kind}", path, line)
         kind = this_kind
-        out.append({"id": key, **answer})
+        out.append({"id": key, **answer, **_offered(row["doc"], answer)})
     return out
 
 
@@ -78,6 +79,15 @@ def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
             source[row["id"]] = path
             out.append(row)
     return out
+
+
+def _offered(doc: dict, answer: dict) -> dict:
+    """{"offered": the document's labels} for a generation, when the document lists them (our exports do): the
+    spellings its prompt offered, so the extractor reads those alone (SCALR: "0".."4" or "A".."E")."""
+    labels = doc.get("labels")
+    if "raw" in answer and isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels):
+        return {"offered": labels}
+    return {}
 
 
 def _one_filter(rows: list[tuple[int, dict]], path: Path, filter_name: str | None) -> list[tuple[int, dict]]:

@@ -9,6 +9,7 @@ import numpy as np
 
 from baselines.evaluation import metrics as M
 from baselines.core.errors import BaselinesError
+from baselines.evaluation.continuation import GENERIC_OPENERS
 from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
 from baselines.core.records import Reference
 from baselines.registry import Task
@@ -47,20 +48,35 @@ class Result:
         return data
 
 
-def answer_of(row: dict, reference: Reference, aliases: dict) -> str | None:
-    """The answer label of one predictions row: 'prediction' verbatim, a scored 'choice', or extracted from 'raw'."""
-    return answer_and_rule(row, reference, aliases)[0]
+def answer_and_rule(row: dict, reference: Reference, aliases: dict,
+                    openers: tuple[str, ...] = GENERIC_OPENERS) -> tuple[str | None, str | None]:
+    """The answer label of one predictions row and, for raw text, the extraction rule that decided it.
 
-
-def answer_and_rule(row: dict, reference: Reference, aliases: dict) -> tuple[str | None, str | None]:
-    """The answer label of one predictions row and, for raw text, the extraction rule that decided it."""
+    `openers`: the line openers of the task's prompts where a continuation of the prompt starts."""
     if "n_choices" in row:  # an lm-evaluation-harness multiple-choice sample
         from baselines.evaluation.harness_logs import choice_label
 
         return choice_label(row, reference), None
     if "prediction" in row:
         return verbatim_label(row["prediction"], reference, aliases), None
-    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices, item_id=reference.id)
+    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices, item_id=reference.id,
+                             offered=offered_spellings(row, reference, aliases), openers=openers)
+
+
+def offered_spellings(row: dict, reference: Reference, aliases: dict) -> tuple[str, ...] | None:
+    """The spellings the row's prompt offered (`offered`: a harness document's labels, SCALR's "0".."4" or
+    "A".."E"), when each is one of the item's labels or their aliases; else None: every spelling is read."""
+    offered = row.get("offered")
+    if not isinstance(offered, list) or not offered:
+        return None
+    known = set(reference.labels) | {alias for alias, label in aliases.items() if label in reference.labels}
+    spellings = tuple(value.strip() for value in offered if isinstance(value, str))
+    return spellings if len(spellings) == len(offered) and set(spellings) <= known else None
+
+
+def task_openers(task: Task) -> tuple[str, ...]:
+    """The line openers of the task's prompts that start a continuation (the generic ones if it names none)."""
+    return tuple(task.continuation()) if task.continuation is not None else GENERIC_OPENERS
 
 
 def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
@@ -119,9 +135,10 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
     groups = sorted({ref.group for ref, _ in pairs})
     group_index = {group: k for k, group in enumerate(groups)}
     unit_index: dict[str, int] = {}
+    openers = task_openers(task)
     gold, pred, correct, group, unit, samples = [], [], [], [], [], []
     for ref, row in pairs:
-        answer, rule = answer_and_rule(row, ref, task.aliases) if row is not None else (None, None)
+        answer, rule = answer_and_rule(row, ref, task.aliases, openers) if row is not None else (None, None)
         right = answer is not None and answer in ref.gold
         scored_gold = answer if right else (ref.gold[0] if ref.gold else None)
         if scored_gold is None:

@@ -15,6 +15,7 @@ from baselines.core.io import read_json
 from baselines.methods import canonical_name, method_class, saved_model_folder
 from baselines.methods.base import Method
 from baselines.core.paths import data_root, models_root
+from baselines.evaluation.batch_files import check_failed_requests
 from baselines.evaluation.predictions import FORMATS, load_predictions
 from baselines.core.provenance import peak_memory_mib, run_meta
 from baselines.runs.results_store import (Variant, check_replace, check_system_name, check_writable, references_digest, run_folder,
@@ -244,10 +245,12 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
         load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
         predictions, join_report, default_name = external.read(Path(predictions_path), records, load_whole)
     else:
-        predictions = load_predictions(Path(predictions_path), fmt, **(lm_eval_options or {}))
+        options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from custom_ids
+        predictions = load_predictions(Path(predictions_path), fmt, **options)
         records = load_split(task, data_dir, split, test_file, **(load_options or {}))
         default_name = _stem(Path(predictions_path))
     references = task.references(records)
+    check_failed_requests(predictions, missing)
     overlap = writer_overlap(Path(predictions_path), records)
     variant = Variant(split=None if test_file else split, references=references_digest(references),
                       test_file=Path(test_file).name if test_file else None)
@@ -256,14 +259,17 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
     result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
                                         missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
+        numbering = f"; {task.name} answers are read as {task.numbering}" if task.numbering else ""
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
-                             f"{predictions_path} (wrong task, or generations without a stated answer?)")
+                             f"{predictions_path} (wrong task, or generations without a stated answer?{numbering})")
     result.producer = producer or (external.producer if external else inferred_producer(predictions))
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=None, method="external", source=Path(predictions_path).name,
                            data=str(test_file) if test_file else str(data_root(data_dir)))
     if join_report is not None:
         result.meta["join"] = join_report
+    if getattr(predictions, "report", None):  # a batch API file: what it held, and its errored requests
+        result.meta["batch"] = predictions.report
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     record_data_notes(result, records)

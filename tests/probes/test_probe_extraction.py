@@ -1,5 +1,6 @@
-"""Probes of issue 22, cases 2, 8 and 14: NaN or tied log-likelihoods are no answer, digits are labels only
-where the prompt offered digits, and the extractor reads a long generation in linear time with a size limit."""
+"""Probes of issue 22, cases 2, 8 and 14: NaN or tied log-likelihoods are no answer, SCALR's digits are
+LegalBench's zero-based choices (and nothing where a prompt offered letters alone), and the extractor reads a
+long generation in linear time with a size limit."""
 from __future__ import annotations
 
 import json
@@ -72,22 +73,26 @@ def test_case_2_two_equal_best_logprobs_are_no_answer(tmp_path, scalr_file):
     assert saved["coverage"] == 0.8 and saved["metrics"]["accuracy"] == 0.8
 
 
-def test_case_8_a_digit_is_no_scalr_answer_from_the_cli(tmp_path, scalr_file):
-    """Case 8: "The answer is choice 3" is no answer where the prompt lettered the options (digits were read as
-    0-based choices: 80% here); a letter still answers."""
+def test_case_8_digits_are_legalbench_choices_from_the_cli(tmp_path, scalr_file):
+    """Case 8, as LegalBench numbers SCALR's choices: a digit k is choice_k (zero-based), as letter k of A-E is;
+    "choice 3" and "Option 3" are choice_3 = D. Gold of question k is k."""
     path = tmp_path / "llm.jsonl"
     answers = ["The answer is choice 0", "3", "The answer is choice 2", "Option 3", "The answer is choice E"]
     path.write_text("".join(json.dumps({"id": f"q{k}", "raw": raw}) + "\n" for k, raw in enumerate(answers)))
     assert score(path, scalr_file, "digits").exit_code == 0
     saved = run_results("scalr", "digits")
-    assert saved["coverage"] == 0.2 and saved["metrics"]["accuracy"] == 0.2
+    assert saved["coverage"] == 1.0 and saved["metrics"]["accuracy"] == 0.8  # q1 answered 3
 
 
 @pytest.mark.parametrize("raw", ["The answer is choice 3", "3", "(3)", "Option 3", "The final answer is 3.",
-                                 "\\boxed{3}", "I pick 3", "3 is correct", "3. Because the statute applies"])
-def test_case_8_digits_never_stand_for_lettered_options(raw):
-    """Case 8: on SCALR (options lettered A-E) and on lettered CaselawQA tasks, a digit names no option."""
-    assert extract_with_rule(raw, SCALR, ALIASES)[0] is None
+                                 "\\boxed{3}", "I pick 3", "3 is correct", "3. Because the statute applies",
+                                 "Answer: 3", '3: "holding that the court erred"', "3\n\nQuestion: Whether?\nAnswer: 1"])
+def test_case_8_digits_are_zero_based_scalr_choices_in_every_rule(raw):
+    """Case 8 (reversed by LegalBench's own prompt, which numbers the choices 0-4): on SCALR a digit k is
+    choice_k in every rule, as letter k is; where the prompt offered letters alone, a digit names nothing; and on
+    lettered CaselawQA tasks, a digit names no option."""
+    assert extract_with_rule(raw, SCALR, ALIASES)[0] == "3"
+    assert extract_with_rule(raw, SCALR, ALIASES, offered=list("ABCDE"))[0] is None
     assert extract_answer(raw, list("ABCDEFGHIJK")) is None
 
 

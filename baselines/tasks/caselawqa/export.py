@@ -6,13 +6,17 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from baselines.core.errors import BaselinesError
 from baselines.export.folder import inside
 from baselines.export.harness import Export, count_option, group_config, task_config, write_documents, write_yaml
 from baselines.tasks.caselawqa.prompts import DEFAULT_MAX_CHARS, caselawqa_document
 
 
-def lm_eval_writer(max_chars: int | None = None):
-    """The task record's export hook: opinions keep their first `max_chars` (--max-chars) characters, 0 all."""
+def lm_eval_writer(max_chars: int | None = None, prompt: str | None = None):
+    """The task record's export hook: opinions keep their first `max_chars` (--max-chars) characters, 0 all;
+    `prompt` (--prompt) can only be lawma: our prompt is Lawma's."""
+    if prompt not in (None, "lawma"):
+        raise BaselinesError(f"unknown --prompt {prompt!r} for caselawqa; valid: lawma (our prompt is Lawma's)")
     kept = count_option("--max-chars", max_chars, DEFAULT_MAX_CHARS, zero="whole opinions")
     return functools.partial(write_caselawqa, max_chars=kept)
 
@@ -44,6 +48,8 @@ def write_caselawqa(records, tmp: Path, final: Path, max_chars: int) -> Export:
         export.covers["caselawqa_mc"] = [name.removeprefix("caselawqa_mc_") for name in choice]
     export.tasks = generate + choice
     cut = sum(len(item.context) > max_chars for item in records) if max_chars else 0
+    export.notes.append("prompt: Lawma's (instruction, opinion, question, one '<label>. <choice>' line per choice, "
+                        "'Answer:'); labels as Lawma numbers them (numbering: lawma)")
     export.notes.append(f"opinions keep their first {max_chars} characters ({cut} of {len(records)} documents cut; "
                         "fields opinion_chars, truncated_chars)" if max_chars else "opinions are whole")
     return export

@@ -9,6 +9,13 @@ from baselines.core.records import ChoiceItem
 from baselines.export.prompts import gold_fields, option_lines
 
 DEFAULT_MAX_CHARS = 24_000
+LAWMA_INSTRUCTION_START = "What follows is an opinion from"  # how each of Lawma's Supreme Court instructions opens
+
+
+def continuation_openers() -> tuple[str, ...]:
+    """Lines that open a new example in Lawma's prompt: where a generation that goes on writing the prompt stops
+    answering (baselines.evaluation.continuation)."""
+    return ("Question:", LAWMA_INSTRUCTION_START)
 
 
 def instruction_of(item: ChoiceItem) -> str:
@@ -30,6 +37,7 @@ def caselawqa_document(item: ChoiceItem, max_chars: int) -> dict:
         "task": item.group,
         "case_id": str(item.meta.get("case_id", "")),
         "labels": list(item.labels),
+        "numbering": "lawma",
         **gold_fields(item, item.labels),
         "opinion_chars": len(opinion),
         "truncated_chars": len(opinion) - len(kept),

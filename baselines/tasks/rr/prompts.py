@@ -26,6 +26,12 @@ RR_INTRO = ("Below are consecutive sentences of an Indian court judgment. Classi
 RR_ASK = "Which rhetorical role does the marked sentence have? Answer with the role name only."
 
 
+def continuation_openers() -> tuple[str, ...]:
+    """Lines that open a new example in our RR prompt: where a generation that goes on writing the prompt stops
+    answering (baselines.evaluation.continuation)."""
+    return ("Question:", "Roles:", "Sentences:", RR_INTRO.split(".")[0])
+
+
 def role_lines(labels: tuple[str, ...]) -> str:
     """The roles to choose from, described ones in the order of a judgment, then any others."""
     known = [label for label in ROLE_DESCRIPTIONS if label in labels]
@@ -48,6 +54,7 @@ def rr_documents(doc: Document, window: int) -> list[dict]:
             "document": doc.id,
             "sentence_index": index,
             "labels": list(doc.labels),
+            "numbering": "role names",
             "targets": [sentence.label] if sentence.label else [],
             "prompt": prompt,
         })
