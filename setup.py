@@ -13,5 +13,5 @@ CONFIG_PACKAGES = ["baselines.configs", *(f"baselines.configs.{folder.name}"
 setup(packages=[*find_namespace_packages(include=["baselines*", "segmentation*"]), *CONFIG_PACKAGES],
       package_dir={"baselines.configs": "configs"},
       package_data={**{name: ["*.yaml"] for name in CONFIG_PACKAGES},
-                    "baselines.tasks.scalr": ["published.yaml"],
+                    "baselines.tasks.scalr": ["published.yaml", "legalbench_prompt.txt"],
                     "baselines.tasks.caselawqa": ["published.yaml", "tables/*.csv"]})
