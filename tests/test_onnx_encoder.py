@@ -50,7 +50,7 @@ def test_onnx_fp32_matches_torch_in_input_order(shared_cache):
 def test_onnx_int8_close_to_torch(shared_cache):
     vectors = onnx_encoder.load_onnx_encoder(None, "onnx-int8").encode(TEXTS, batch_size=4)
     cosines = (vectors * torch_vectors(TEXTS)).sum(axis=1)
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)  # normalised in float32: ~1e-7 off
     assert cosines.mean() > 0.98 and cosines.min() > 0.95, cosines
 
 
