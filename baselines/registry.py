@@ -1,12 +1,16 @@
 """The one registry: each benchmark described as data (loader, references, labels, metrics, and hooks for what
-differs between benchmarks), and the methods of each. Only this module and baselines/tasks/ name benchmarks."""
+differs between benchmarks), and the methods of each.
+
+Benchmarks are discovered, not listed: every installed package declares its benchmarks as entry points of the
+group ENTRY_POINT_GROUP (`baselines/tasks/<name>/__init__.py` holds each built-in one's `BENCHMARK`), so a
+new benchmark is one folder (or one package) and nothing here changes. No benchmark is named in this module."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
 from baselines.core.errors import BaselinesError, unknown_name
-from baselines.core.lazy import lazy_function
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class SpeedTexts:
     label: str  # what they are, in the report ("RR sentences")
     help: str  # what they are, in the option's help
     max_seq_length: int | None = None  # tokens kept per text (None: the encoder's own limit)
+    default: bool = False  # the texts `baselines speed encoders` times when --texts is not given
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class Task:
     #   baselines.runs.corpus.Labeller: the saved model loaded once, labelling raw texts in batches (`baselines predict`)
     diagnostics: Callable | None = None  # (records) -> dict recorded with every run (what the data allows)
     end_to_end: Callable | None = None  # (records, method, segmenter, models_dir) -> predictions from raw text
+    segmenter_in_effect: Callable | None = None  # (--segmenter or None, models_dir) -> (name, saved folder or None):
+    #   what a --segmenter value stands for, without loading it (with end_to_end)
     export: Callable | None = None  # (**export options) -> writer (records, tmp, final folder) -> lm_eval.Export
     formats: dict[str, ExternalFormat] = field(default_factory=dict)  # `--format NAME` of this task's own
     speed_texts: SpeedTexts | None = None  # texts for `baselines speed encoders`
@@ -82,107 +89,115 @@ class Task:
     headline_versus: str | None = None  # our plain method the best of ours is set against per group in the headline
 
 
-def _choice_references(records) -> list:
+def choice_references(records) -> list:
+    """References of multiple-choice records (`record.reference()` each): the usual `Task.references`."""
     return [record.reference() for record in records]
 
 
-TASKS: dict[str, Task] = {
-    "scalr": Task(
-        name="scalr",
-        answer_type="multiple-choice",
-        description="SCALR (LegalBench): pick the holding of a Supreme Court question among five",
-        load=lazy_function("baselines.tasks.scalr.data:load_scalr"),
-        references=_choice_references,
-        splits=("test",), eval_split="test", train_split=None,
-        metrics=("accuracy", "balanced_accuracy"), main_metric="accuracy",
-        default_method="tfidf",
-        aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
-        numbering="the letters A-E or LegalBench's digits 0-4, both zero-based in the data's order (0 and A are "
-                  "choice_0)",
-        continuation=lazy_function("baselines.tasks.scalr.prompts:continuation_openers"),
-        download=lazy_function("baselines.tasks.scalr.download:download_scalr"),
-        export=lazy_function("baselines.tasks.scalr.export:lm_eval_writer"),
-        options={"--prompt": "ours (default: holdings lettered A-E) | legalbench (LegalBench's base prompt: holdings "
-                             "numbered 0-4 after one worked example)"},
-        published="baselines.tasks.scalr:published.yaml",
-    ),
-    "caselawqa": Task(
-        name="caselawqa",
-        answer_type="classification",
-        description="CaselawQA (Lawma): SCDB/Songer variables of court opinions, one multiple-choice task each",
-        load=lazy_function("baselines.tasks.caselawqa.data:load_caselawqa"),
-        references=_choice_references,
-        splits=("train", "val", "test"), eval_split="test", train_split="train",
-        metrics=("mean_task_accuracy", "accuracy"), main_metric="mean_task_accuracy",
-        default_method="linear",
-        numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers for tasks "
-                  "of more than 26 choices (7 reads 007)",
-        continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers"),
-        grouped=True, per_label=False,
-        supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
-        group_name="task", supergroup_name="court", breakdowns=("per_supergroup", "per_group"),
-        headline_versus="linear",
-        bootstrap_unit="items within each CaselawQA task",
-        download=lazy_function("baselines.tasks.caselawqa.download:download_caselawqa"),
-        export=lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
-        predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller"),
-        formats={"lawma": ExternalFormat(
-            read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
-            help="a folder of Lawma's released <task>.json responses, or one such file",
-            summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))},
-        speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
-                               label="CaselawQA opinion chunks",
-                               help="opinion chunks as embed-linear encodes them (128 tokens)", max_seq_length=128),
-        plain_classes={"Head": "baselines.tasks.caselawqa.heads:Head"},
-        options={
-            "--subtasks": "comma-separated subset of its task names",
-            "--backend": "per-task jobs: loky | threading | sequential | dask",
-            "--scheduler": "Dask scheduler for --backend dask, e.g. tcp://HOST:8786",
-            "--scatter": "system plotted per task against the reference (default: the best other)",
-            "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
-            "--prompt": "lawma (the default and only one: our prompt is Lawma's)",
-        },
-        published="baselines.tasks.caselawqa:published.yaml",
-    ),
-    "rr": Task(
-        name="rr",
-        answer_type="sequence-labelling",
-        description="LegalEval 2023 Task 6A: rhetorical role of each sentence of an Indian judgment",
-        load=lazy_function("baselines.tasks.rr.data:load_rr"),
-        references=lazy_function("baselines.tasks.rr.data:rr_references"),
-        splits=("train", "dev", "test"), eval_split="dev", train_split="train",
-        metrics=("weighted_f1", "macro_f1", "accuracy"), main_metric="weighted_f1",
-        default_method="bilstm-crf",
-        numbering="the role names (FAC, ANALYSIS, ...)",
-        continuation=lazy_function("baselines.tasks.rr.prompts:continuation_openers"),
-        confusion=True, breakdowns=("per_label",),
-        download=lazy_function("baselines.tasks.rr.download:download_rr"),
-        resample_groups=True, bootstrap_unit="documents",
-        predict=lazy_function("baselines.tasks.rr.pipeline:corpus_labeller"),
-        end_to_end=lazy_function("baselines.tasks.rr.pipeline:end_to_end_predictions"),
-        export=lazy_function("baselines.tasks.rr.export:lm_eval_writer"),
-        speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.rr.speed:sentence_texts"), label="RR sentences",
-                               help="RR training sentences"),
-        options={"--window": "context sentences on each side of the target (default 2)"},
-    ),
-    "segmenter": Task(
-        name="segmenter",
-        answer_type="segmentation",
-        description="Sentence boundaries of LegalEval judgments: raw text in, sentence character spans out",
-        load=lazy_function("baselines.tasks.rr.data:load_rr"),
-        references=lazy_function("baselines.tasks.segmenter.boundaries:span_references"),
-        splits=("train", "dev"), eval_split="dev", train_split="train",
-        metrics=("boundary_f1", "boundary_precision", "boundary_recall"), main_metric="boundary_f1",
-        default_method="trained",
-        per_label=False,
-        download=lazy_function("baselines.tasks.rr.download:download_rr"),
-        resample_groups=True, bootstrap_unit="documents",
-        items_from_predictions=ItemsFromPredictions(
-            expand=lazy_function("baselines.tasks.segmenter.boundaries:expand"),
-            absent=lazy_function("baselines.tasks.segmenter.boundaries:absent_item"), name="boundary items"),
-        diagnostics=lazy_function("baselines.tasks.segmenter.gold:boundary_diagnostics"),
-    ),
-}
+@dataclass(frozen=True)
+class Registered:
+    """One method of one task: its name, its class ('module:Class') and its earlier names."""
+
+    task: str
+    name: str
+    target: str
+    aliases: tuple[str, ...] = ()
+
+    def spellings(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """What a benchmark package declares of itself, found through the ENTRY_POINT_GROUP entry point named after
+    its task: the task record, its methods (name -> 'module:Class', with earlier names in `aliases`), the
+    modules its classes lived in in earlier releases (old -> new, for saved model folders), and where it stands
+    in lists and pages (`listed`, then the name)."""
+
+    task: Task
+    methods: dict[str, str]
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    former_modules: dict[str, str] = field(default_factory=dict)
+    listed: int = 100
+
+    def registered(self) -> tuple[Registered, ...]:
+        return tuple(Registered(self.task.name, name, target, tuple(self.aliases.get(name, ())))
+                     for name, target in self.methods.items())
+
+
+ENTRY_POINT_GROUP = "legal_baselines.benchmarks"  # name = the task; value = 'package:BENCHMARK'
+
+
+class _Discovered:
+    """The benchmarks of every installed package (entry points of ENTRY_POINT_GROUP), loaded on first use."""
+
+    def __init__(self):
+        self._benchmarks: list[Benchmark] | None = None
+
+    @property
+    def benchmarks(self) -> list[Benchmark]:
+        if self._benchmarks is None:
+            self._benchmarks = discover_benchmarks()
+        return self._benchmarks
+
+    def reset(self) -> None:
+        """Forget what was found: the next use looks again (after a plugin is installed, in tests)."""
+        self._benchmarks = None
+
+
+def discover_benchmarks() -> list[Benchmark]:
+    """Each entry point of ENTRY_POINT_GROUP loaded and checked: a Benchmark whose task is named as its entry point;
+    one name declared twice with two values is an error naming both; none at all says how to install."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, tuple[str, Benchmark]] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in found:
+            if found[point.name][0] != point.value:
+                raise BaselinesError(f"benchmark {point.name!r} is declared twice: {found[point.name][0]} and "
+                                     f"{point.value} (uninstall one of the packages)")
+            continue
+        benchmark = point.load()
+        if not isinstance(benchmark, Benchmark) or benchmark.task.name != point.name:
+            raise BaselinesError(f"entry point {point.name} = {point.value} of group {ENTRY_POINT_GROUP} is not a "
+                                 f"Benchmark whose task is named {point.name!r}")
+        found[point.name] = (point.value, benchmark)
+    if not found:
+        raise BaselinesError(f"no benchmark is installed (entry points {ENTRY_POINT_GROUP}): install this package "
+                             "(pip install -e .) rather than running it from a source folder")
+    return sorted((benchmark for _, benchmark in found.values()), key=lambda b: (b.listed, b.task.name))
+
+
+DISCOVERED = _Discovered()
+
+
+class _Tasks(Mapping):
+    """Task name -> Task of every discovered benchmark, in their listed order (a read-only mapping)."""
+
+    def __getitem__(self, name: str) -> Task:
+        for benchmark in DISCOVERED.benchmarks:
+            if benchmark.task.name == name:
+                return benchmark.task
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([benchmark.task.name for benchmark in DISCOVERED.benchmarks])
+
+    def __len__(self) -> int:
+        return len(DISCOVERED.benchmarks)
+
+
+TASKS: Mapping[str, Task] = _Tasks()
+
+
+def method_entries() -> tuple[Registered, ...]:
+    """Every method of every discovered benchmark (looked up through baselines.methods)."""
+    return tuple(entry for benchmark in DISCOVERED.benchmarks for entry in benchmark.registered())
+
+
+def former_modules() -> dict[str, str]:
+    """Where the method classes of model folders saved by earlier releases live now (old module -> new)."""
+    return {old: new for benchmark in DISCOVERED.benchmarks for old, new in benchmark.former_modules.items()}
 
 
 def get_task(name: str) -> Task:
@@ -208,72 +223,19 @@ def check_options(task: Task, given: dict) -> None:
                                  f"({task.name} takes no {flag} option)")
 
 
+def default_speed_texts() -> str | None:
+    """The task whose texts `baselines speed encoders` times by default (its SpeedTexts.default), else the first
+    that offers any."""
+    offering = [name for name, task in TASKS.items() if task.speed_texts]
+    return next((name for name in offering if TASKS[name].speed_texts.default), offering[0] if offering else None)
+
+
 def option_help(flag: str) -> str:
     """What an option that only some tasks take does, task by task, from their records."""
     return "; ".join(f"{name}: {task.options[flag]}" for name, task in TASKS.items() if flag in task.options) + "."
 
 
-DEFAULT_SPEED_TEXTS = "rr"  # the texts `baselines speed encoders` times when --texts is not given
-
-
-@dataclass(frozen=True)
-class Registered:
-    """One method of one task: its name, its class ('module:Class') and its earlier names."""
-
-    task: str
-    name: str
-    target: str
-    aliases: tuple[str, ...] = ()
-
-    def spellings(self) -> tuple[str, ...]:
-        return (self.name, *self.aliases)
-
-
-METHOD_REGISTRY: tuple[Registered, ...] = (  # looked up through baselines.methods
-    Registered("scalr", "tfidf", "baselines.tasks.scalr.similarity:TfidfChooser"),
-    Registered("scalr", "embed", "baselines.tasks.scalr.similarity:EmbedChooser"),
-    Registered("scalr", "random", "baselines.methods.floors:RandomChooser"),
-    Registered("scalr", "majority", "baselines.methods.floors:MajorityChooser"),
-    Registered("scalr", "learned", "baselines.tasks.scalr.learned:LearnedChooser"),
-    Registered("caselawqa", "majority", "baselines.tasks.caselawqa.majority:CaselawMajority"),
-    Registered("caselawqa", "linear", "baselines.tasks.caselawqa.linear:CaselawLinear"),
-    Registered("caselawqa", "embed-linear", "baselines.tasks.caselawqa.embed:CaselawEmbedLinear"),
-    Registered("caselawqa", "signals", "baselines.tasks.caselawqa.signals:CaselawSignals"),
-    Registered("rr", "bilstm-crf", "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger", aliases=("bilstm_crf",)),
-    Registered("rr", "bilstm-crf-ft", "baselines.tasks.rr.bilstm_crf_ft:FineTunedTagger", aliases=("bilstm_crf_ft",)),
-    Registered("rr", "tfidf-logreg", "baselines.tasks.rr.simple:RRTfidfLogreg", aliases=("tfidf_logreg",)),
-    Registered("rr", "majority", "baselines.tasks.rr.simple:RRMajority"),
-    Registered("segmenter", "rule", "baselines.tasks.segmenter.methods:RuleSegmenterMethod"),
-    Registered("segmenter", "trained", "baselines.tasks.segmenter.methods:TrainedSegmenterMethod"),
-)
-
-
-FORMER_MODULES = {  # where the method classes of model folders saved by earlier releases live now
-    "baselines.methods.caselawqa_common": "baselines.tasks.caselawqa.common",
-    "baselines.methods.caselawqa_embed": "baselines.tasks.caselawqa.embed",
-    "baselines.methods.caselawqa_features": "baselines.tasks.caselawqa.features",
-    "baselines.methods.caselawqa_heads": "baselines.tasks.caselawqa.heads",
-    "baselines.methods.caselawqa_linear": "baselines.tasks.caselawqa.linear",
-    "baselines.methods.caselawqa_majority": "baselines.tasks.caselawqa.majority",
-    "baselines.methods.rr_bilstm_crf": "baselines.tasks.rr.bilstm_crf",
-    "baselines.methods.rr_bilstm_crf_ft": "baselines.tasks.rr.bilstm_crf_ft",
-    "baselines.methods.rr_common": "baselines.tasks.rr.common",
-    "baselines.methods.rr_ensemble": "baselines.tasks.rr.ensemble",
-    "baselines.methods.rr_features": "baselines.tasks.rr.features",
-    "baselines.methods.rr_joint_training": "baselines.tasks.rr.joint_training",
-    "baselines.methods.rr_network": "baselines.tasks.rr.network",
-    "baselines.methods.rr_objectives": "baselines.tasks.rr.objectives",
-    "baselines.methods.rr_simple": "baselines.tasks.rr.simple",
-    "baselines.methods.rr_trainer": "baselines.tasks.rr.trainer",
-    "baselines.methods.rr_tuned_encoder": "baselines.tasks.rr.tuned_encoder",
-    "baselines.methods.scalr_features": "baselines.tasks.scalr.features",
-    "baselines.methods.scalr_learned": "baselines.tasks.scalr.learned",
-    "baselines.methods.scalr_similarity": "baselines.tasks.scalr.similarity",
-    "baselines.methods.segmenters": "baselines.tasks.segmenter.methods",
-}
-
-
 def current_target(target: str) -> str:
     """A 'module:Class' that a saved model folder names, with a former module replaced by its current one."""
     module, _, name = target.partition(":")
-    return f"{FORMER_MODULES.get(module, module)}:{name}" if name else target
+    return f"{former_modules().get(module, module)}:{name}" if name else target

@@ -14,7 +14,6 @@ ABBREVIATIONS = {
     "r", "rr", "o", "ord", "misc", "cf", "sl", "st", "m/s", "a.p", "u.p", "m.p", "h.p", "dy", "addl", "asstt",
     "ld", "resp", "pet", "appl", "nd", "rd", "th", "illus", "approx", "w.e.f", "inc", "bros", "sub", "clause",
 }
-TERMINALS = {".", "?", "!"}
 CLOSERS = {'"', "'", ")", "]", "”", "’"}
 PARAGRAPH = re.compile(r"^\d{1,3}$")
 INITIALS = re.compile(r"^([A-Za-z]\.)+[A-Za-z]?$")

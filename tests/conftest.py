@@ -52,3 +52,15 @@ def run_results(task: str, system: str) -> dict:
     found = sorted((results_root() / task / system).glob("*/results.json"))
     assert len(found) == 1, found
     return json.loads(found[0].read_text())
+
+
+def refused(result, *words, stream: str = "output") -> str:
+    """A CLI result refused as the CLI refuses bad input: exit 2, one line "error: ..." on `stream` (output, or
+    stderr alone) that says each of `words`, and no traceback; the line."""
+    lines = [line for line in getattr(result, stream).splitlines() if line.strip()]
+    assert result.exit_code == 2, result.output
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]

@@ -64,7 +64,7 @@ def test_dask_needs_a_reachable_scheduler(tmp_path):
     root = write_normalized(tmp_path)
     with pytest.raises(BaselinesError, match="needs a scheduler"):
         run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "dask"})
-    with pytest.raises(BaselinesError, match="unknown backend"):
+    with pytest.raises(BaselinesError, match="backend must be one of 'loky', 'threading', 'sequential', 'dask', got 'spark'"):
         run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "spark"})
 
 

@@ -124,7 +124,7 @@ def test_caselawqa_breakdowns_and_charts(tmp_path):
     written = write_files(report, tmp_path / "out")
     names = sorted(path.name for path in written)
     assert names == ["caselawqa.csv", "caselawqa.md", "caselawqa.png", "caselawqa_per_court.csv",
-                     "caselawqa_per_task.csv", "caselawqa_scatter.png"]
+                     "caselawqa_per_task.csv", "caselawqa_scatter.png", "compare_manifest.json"]
     per_task = (tmp_path / "out" / "caselawqa_per_task.csv").read_text().splitlines()
     assert per_task[0] == "task,court,n,llm,linear"
     assert per_task[1].startswith("sc_x,sc,10,")
@@ -154,7 +154,7 @@ def test_cli_compare_writes_files_and_markdown(tmp_path):
     assert result.exit_code == 0, result.output
     assert "| 1 | gpt | llm | 75.0" in result.stdout
     assert "`make gpt`" in result.stdout
-    assert sorted(p.name for p in out.iterdir()) == ["scalr.csv", "scalr.md", "scalr.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["compare_manifest.json", "scalr.csv", "scalr.md", "scalr.png"]
 
 
 def test_unknown_results_schema_exits_2_without_outputs(tmp_path):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from baselines.evaluation.scoring import score_predictions
-from baselines.methods import METHODS, method_class
+from baselines.methods import method_class, method_table
 from baselines.methods.base import Method
 from baselines.core.records import ChoiceItem, letter_labels
 from baselines.registry import get_task
@@ -55,7 +55,7 @@ def rr_documents(n=6):
 
 
 FIXTURES = {"scalr": scalr_items, "caselawqa": caselawqa_items, "rr": rr_documents, "segmenter": rr_documents}
-ALL = [(task, name) for task, methods in METHODS.items() for name in methods]
+ALL = [(task, name) for task, methods in method_table().items() for name in methods]
 # quick settings so the contract runs in seconds; keys must be real parameters of the method
 FAST = {"bilstm-crf": {"max_epochs": 2}, "bilstm-crf-ft": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16}, "learned": {}, "embed-linear": {}, "trained": {"epochs": 1, "val_docs": 1}}
 

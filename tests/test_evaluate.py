@@ -33,7 +33,7 @@ def test_raw_generations_score_as_hand_computed():
 def test_missing_ids_are_an_error_naming_them_unless_policy_says_otherwise():
     references = refs(["0", "1", "2"])
     rows = [{"id": "0", "prediction": "0"}, {"id": "1", "prediction": "1"}]
-    with pytest.raises(BaselinesError, match="1 of 3 references have no prediction: 2"):
+    with pytest.raises(BaselinesError, match="1 of 3 references have no prediction: '2'"):
         score_predictions(SCALR, rows, references)
     wrong, _ = score_predictions(SCALR, rows, references, missing="wrong", replicates=100)
     assert wrong.metrics["accuracy"] == pytest.approx(2 / 3) and wrong.missing == 1
@@ -43,7 +43,7 @@ def test_missing_ids_are_an_error_naming_them_unless_policy_says_otherwise():
 
 def test_duplicate_and_stray_ids_are_errors():
     references = refs(["0", "1"])
-    with pytest.raises(BaselinesError, match="duplicate prediction ids: 0"):
+    with pytest.raises(BaselinesError, match="duplicate prediction ids: '0'"):
         score_predictions(SCALR, [{"id": "0", "prediction": "0"}, {"id": "0", "prediction": "1"}], references)
     with pytest.raises(BaselinesError, match="no prediction id matches"):
         score_predictions(SCALR, [{"id": "x", "prediction": "0"}], references)

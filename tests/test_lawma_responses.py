@@ -111,7 +111,8 @@ def test_join_report_counts_rows_without_text_and_ground_truth_disagreements(tmp
     assert (report["rows"], report["joined"], report["no_case"], report["files"]) == (6, 5, 1, 2)
     assert report["ground_truth_compared"] == 5
     assert report["ground_truth_disagreements"] == {"sc_state": 1}
-    assert report["per_task"]["sc_direction"] == {"rows": 3, "joined": 2}
+    assert report["per_task"]["sc_direction"] == {"rows": 3, "joined": 2, "other_examples": 0, "off_labels": 0,
+                                                  "without_ground_truth": 0}
     line = join_summary(report)
     assert "6 rows in 2 files, 5 joined, 1 for cases without text here" in line
     assert "ground truth differs from ours on 1 row (sc_state 1)" in line
@@ -215,6 +216,85 @@ def test_no_joined_row_is_an_error(tmp_path):
     with pytest.raises(BaselinesError, match="no response .* joins a reference.*1 for cases without text here"):
         read_lawma_responses(write_model(tmp_path / "m", {"sc_direction": rows}), records())
 
+
+def without_ground_truth(rows: list[dict]) -> list[dict]:
+    return [{key: value for key, value in row.items() if key != "ground_truth"} for row in rows]
+
+
+def answered_state_rows() -> list[dict]:
+    """state_rows() with a label for the free-text answer."""
+    rows = state_rows()
+    rows[2]["model_response"] = " 01"
+    return rows
+
+
+def test_files_without_ground_truth_are_scored_and_named_in_the_join_report(tmp_path):
+    checked = write_model(tmp_path / "checked", {"sc_direction": direction_rows(), "sc_state": answered_state_rows()})
+    with_truth, report = read_lawma_responses(checked, records())
+    assert report["without_ground_truth"] == {} and "without ground truth" not in join_summary(report)
+    folder = write_model(tmp_path / "bare", {"sc_direction": without_ground_truth(direction_rows()),
+                                             "sc_state": without_ground_truth(answered_state_rows())})
+    predictions, report = read_lawma_responses(folder, records())
+    assert predictions == with_truth and report["ground_truth_compared"] == 0
+    assert report["without_ground_truth"] == {"sc_direction": 3, "sc_state": 3}
+    assert ("rows without ground truth in 2 files (sc_direction 3, sc_state 3), checked only by their labels and "
+            "cases") in join_summary(report)
+
+
+@pytest.mark.parametrize("responses, off", [([" A", " B", "C"], 3), (["07", " B", CJK[18]], 1),
+                                            (["07", "Nebraska, I think", CJK[18]], 1), (["07", " 19", CJK[18]], 0)])
+def test_without_ground_truth_responses_off_the_task_labels_are_refused(tmp_path, responses, off):
+    """Letters for a numbered task betray a file of another task; with no ground truth to vouch for the file,
+    free text (left to the extractor when ground truth is given) counts as off the labels too."""
+    rows = without_ground_truth(state_rows())
+    for row, response in zip(rows, responses):
+        row["model_response"] = response
+    folder = write_model(tmp_path / "m", {"sc_state": rows})
+    if not off:
+        assert read_lawma_responses(folder, records())[1]["without_ground_truth"] == {"sc_state": 3}
+        return
+    with pytest.raises(DataError) as error:
+        read_lawma_responses(folder, records())
+    message = str(error.value)
+    assert (f"not a file of the task it is named after: sc_state.json (no ground truth, and {off} of 3 "
+            f"({off / 3:.1%}) of its responses are none of the task's labels, more than 5%)") in message
+    assert "\n" not in message and str(folder) in message
+
+
+def test_free_text_with_ground_truth_still_goes_to_the_extractor(tmp_path):
+    predictions, report = read_lawma_responses(write_model(tmp_path / "m", {"sc_state": state_rows()}), records())
+    assert by_id(predictions)["sc_state/1990-004"] == {"id": "sc_state/1990-004", "raw": "Nebraska, I think"}
+
+
+@pytest.mark.parametrize("truth", [True, False])
+def test_a_file_holding_examples_of_another_task_is_refused_with_or_without_ground_truth(tmp_path, truth):
+    """Case 104 is an example of sc_state only: a sc_direction file answering it holds another task's examples."""
+    rows = direction_rows() + [{"model_response": " B", "id": "104", "ground_truth": " B"}]
+    folder = write_model(tmp_path / "m", {"sc_direction": rows if truth else without_ground_truth(rows)})
+    with pytest.raises(DataError, match=r"sc_direction.json \(1 of 3 \(33.3%\) of its rows on our cases are no "
+                                        r"example of the task, more than 2%\)"):
+        read_lawma_responses(folder, records())
+
+
+def test_two_task_files_swapped_without_ground_truth_are_refused_naming_both(tmp_path):
+    """sc_direction's answers under sc_state's name and the other way round: both files named, one line."""
+    folder = write_model(tmp_path / "m", {"sc_state": without_ground_truth(direction_rows()),
+                                          "sc_direction": without_ground_truth(state_rows())})
+    with pytest.raises(DataError) as error:
+        read_lawma_responses(folder, records())
+    message = str(error.value)
+    assert "sc_direction.json (" in message and "sc_state.json (" in message and "\n" not in message
+
+
+def test_the_case_check_knows_the_cases_of_the_whole_split(tmp_path):
+    """Scoring some tasks, a row on a case of another task is that task's example, not a case without text."""
+    whole = records() + [item("sc_direction", "1990-005", "105", ["A", "B", "C"], [0])]
+    rows = state_rows() + [{"model_response": "07", "id": "105", "ground_truth": " 07"}]
+    folder = write_model(tmp_path / "m", {"sc_state": rows})
+    chosen = [record for record in whole if record.group == "sc_state"]
+    assert read_lawma_responses(folder, chosen)[1]["no_case"] == 1
+    with pytest.raises(DataError, match=r"sc_state.json \(1 of 4 \(25.0%\) of its rows on our cases"):
+        lawma_responses.lawma_predictions(folder, chosen, load_whole=lambda: whole)
 
 # --- through run.score_file on a tiny normalized data folder ----------------------------------------------
 

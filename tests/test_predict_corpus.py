@@ -120,7 +120,11 @@ def test_standard_input_to_a_folder_of_records(rr_models, tmp_path):
     stdin = "".join(json.dumps(t) + "\n" for t in texts)
     result = predict(rr_models, "-", "--out", tmp_path / "labels", stdin=stdin)
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "labels").iterdir()) == ["2.json", "case%2F1.json"]
+    assert sorted(p.name for p in (tmp_path / "labels").iterdir()) == [".predict_manifest.json", "2.json",
+                                                                       "case%2F1.json"]
+    manifest = json.loads((tmp_path / "labels" / ".predict_manifest.json").read_text())
+    assert manifest["task"] == "rr" and manifest["options"] == {"--segmenter": "rule"}
+    assert manifest["model"] == str((rr_models / "rr" / "tfidf-logreg").resolve())
     record = json.loads((tmp_path / "labels" / "case%2F1.json").read_text())
     assert record["id"] == "case/1" and [r["label"] for r in record["sentences"]][-1] == "RPC"
     assert "2 already there" in predict(rr_models, "-", "--out", tmp_path / "labels", stdin=stdin).stderr

@@ -12,25 +12,25 @@ from baselines.core.config import resolve_config
 from baselines.methods.configs import config_variants
 from baselines.core.errors import BaselinesError
 from baselines.core.lazy import import_object, lazy_function
-from baselines.methods import (METHODS, canonical_name, method_aliases, method_class, method_names,
+from baselines.methods import (method_table, canonical_name, method_aliases, method_class, method_names,
                                saved_model_folder)
 from baselines.methods.base import Method
-from baselines.registry import METHOD_REGISTRY, TASKS, get_task
+from baselines.registry import TASKS, get_task, method_entries
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
-@pytest.mark.parametrize("entry", METHOD_REGISTRY, ids=lambda e: f"{e.task}:{e.name}")
+@pytest.mark.parametrize("entry", method_entries(), ids=lambda e: f"{e.task}:{e.name}")
 def test_each_class_takes_its_task_and_name_from_its_entry(entry):
     klass = method_class(entry.task, entry.name)
     assert (klass.task, klass.name) == (entry.task, entry.name)
-    assert METHODS[entry.task][entry.name] == entry.target
+    assert method_table()[entry.task][entry.name] == entry.target
     for alias in entry.aliases:
         assert method_class(entry.task, alias) is klass and canonical_name(entry.task, alias) == entry.name
 
 
 def test_names_are_kebab_case_and_old_names_stay_aliases():
-    for entry in METHOD_REGISTRY:
+    for entry in method_entries():
         assert "_" not in entry.name, entry
     assert method_aliases("rr", "bilstm-crf") == ("bilstm_crf",)
     assert method_aliases("rr", "tfidf-logreg") == ("tfidf_logreg",)

@@ -11,6 +11,8 @@ runner = CliRunner()
 SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
              "We have considered the evidence on record.", "Accordingly, the appeal is dismissed."]
 LABELS = ["PREAMBLE", "FAC", "ANALYSIS", "RPC"]
+UNSEEN = ["IN THE SUPREME COURT OF INDIA AT NEW DELHI", "The respondent sold the land to a stranger in 1998.",
+          "The High Court rightly rejected the plea of limitation."]  # scored items that no model here was fit on
 
 
 def train_file(tmp_path):
@@ -63,7 +65,7 @@ def test_eval_on_a_test_file_takes_the_label_set_from_the_model(tmp_path):
     assert runner.invoke(app, ["train", "rr", "--method", "majority", "--train-file",
                                str(train_file(tmp_path))]).exit_code == 0
     narrow = tmp_path / "narrow.jsonl"  # its own labels lack ANALYSIS, the majority answer of the model
-    narrow.write_text(json.dumps({"id": "x", "sentences": SENTENCES[:2], "labels": LABELS[:2]}) + "\n")
+    narrow.write_text(json.dumps({"id": "x", "sentences": UNSEEN[:2], "labels": LABELS[:2]}) + "\n")
     result = runner.invoke(app, ["eval", "rr", "--method", "majority", "--test-file", str(narrow)])
     assert result.exit_code == 0, result.output
     saved = json.loads(next((tmp_path / "results" / "rr" / "majority").glob("*/results.json")).read_text())
@@ -77,7 +79,7 @@ def test_the_config_a_model_was_trained_with_evaluates_it(tmp_path):
     args = ["--method", "tfidf-logreg", "--config", str(config)]
     assert runner.invoke(app, ["train", "rr", *args, "--train-file", str(train)]).exit_code == 0
     other = tmp_path / "other.jsonl"  # other items: a model is never scored on the items it was fit on
-    other.write_text(json.dumps({"id": "o", "sentences": SENTENCES[:3], "labels": LABELS[:3]}) + "\n")
+    other.write_text(json.dumps({"id": "o", "sentences": UNSEEN, "labels": LABELS[:3]}) + "\n")
     result = runner.invoke(app, ["eval", "rr", *args, "--test-file", str(other)])
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["eval", "rr", *args, "--set", "min_df=2", "--test-file", str(other)])

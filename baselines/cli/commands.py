@@ -23,6 +23,9 @@ ALL_HELP = ("Every task at once: one results page per task (every set of runs th
             "headline.md and index.md into --out, e.g. docs/results.")
 README_HELP = ("With --all: replace the block between the <!-- headline:start --> and <!-- headline:end --> lines "
                "of this file (e.g. README.md) with the headline.")
+ALLOW_OVERLAP_HELP = ("Write the run even when the model was fit on the scored items, or on units (sentences, opinions, "
+                      "questions) overlapping them past the limit of docs/evaluator.md; the overlap is then stated "
+                      "beside its figures.")
 app.add_typer(data_app, name="data")
 
 @app.callback()
@@ -93,7 +96,8 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
                  missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
                  segmenter: Optional[str] = typer.Option(None, "--segmenter", help=f"Score end to end on raw text cut by this segmenter (rule | trained | folder); tasks scored from raw text: {', '.join(tasks_with('end_to_end'))}."),
-                 results_dir: Optional[Path] = ResultsDir, force: bool = Force, download: bool = Download):
+                 results_dir: Optional[Path] = ResultsDir, force: bool = Force, download: bool = Download,
+                 allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP)):
     """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
     from baselines.runs import run
 
@@ -104,7 +108,8 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
     result, folder = with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
                              config=config, overrides=guarded(config_overrides, set_, encoder), models_dir=models_dir,
                              results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
-                             missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter)
+                             missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
+                             allow_overlap=allow_overlap)
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -126,7 +131,8 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   id_field: Optional[str] = typer.Option(None, "--id-field", help="lm-eval: doc field holding the item id (default: id, index or idx; doc_id = the harness's position)."),
                   lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several."),
                   id_prefix: Optional[str] = typer.Option(None, "--id-prefix", help="Batch API files: prefix stripped from every custom_id (default: '<task>-' when every custom_id has it)."),
-                  only_present: bool = OnlyPresent, download: bool = Download):
+                  only_present: bool = OnlyPresent, download: bool = Download,
+                  allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP)):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.runs import run
 
@@ -141,7 +147,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
         fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
     result, folder = with_data(task, download, run.score, task, predictions, data_dir, split=split, name=name, fmt=fmt,
                              missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
-                             force=force, load_options=load_options(subtasks),
+                             force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
                              lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
                                               "task_name": spec.name, "id_prefix": id_prefix})
     from baselines.cli.summary import print_result

@@ -1,5 +1,6 @@
-"""What `baselines predict` and `baselines speed predict` share: the task check, the input, the output, the
-runner (local or Dask), the progress bar over documents and the closing summary."""
+"""What `baselines predict` and `baselines speed predict` share: the task check, the input, the output and the
+job it records (task, model digest, the options that change the records), the runner (local or Dask), the
+progress bar over documents and the closing summary."""
 from __future__ import annotations
 
 import contextlib
@@ -46,28 +47,80 @@ def predict_task(task: str, backend: str, segmenter: str | None):
 
 
 def predict_setup(spec, source: str, out: str | None, backend: str, scheduler: str | None, options: dict):
-    """(corpus, sink, runner): the input read lazily, the output checked before the model loads (or the cluster is
-    reached), then opened (locked, and what an earlier run wrote there read back)."""
-    from baselines.core.io import writable_target
+    """(corpus, sink, runner): the input read lazily (never the output itself), the output checked and opened
+    (locked, what an earlier run wrote there read back, refused when another job wrote it) before the model loads
+    or the cluster is reached; what the output opening created is removed when they fail."""
     from baselines.runs.corpus import MemorySink, local_runner, portable_options, read_corpus
     from baselines.runs.corpus_output import open_output
 
-    corpus = read_corpus(source)
+    corpus = read_corpus(source, out=out)
     inputs = [*corpus.paths, *([Path(source)] if corpus.kind == "folder" else [])]
-    if out is not None and out != "-":
-        writable_target(Path(out), inputs=inputs)
-    if backend == "dask":
-        from baselines.runs.corpus_dask import dask_runner
-
-        run = dask_runner(spec.name, portable_options(options), scheduler)
-    else:
-        if scheduler:
-            raise BaselinesError("--scheduler applies to --backend dask only")
-        run = local_runner(spec.name, portable_options(options))
+    if scheduler and backend != "dask":
+        raise BaselinesError("--scheduler applies to --backend dask only")
     if out is None and corpus.kind == "text":
-        return corpus, Shown(MemorySink()), run
-    sink = open_output(out, inputs)
+        sink = MemorySink()
+    else:
+        sink = open_output(out, inputs, predict_job(spec, options) if out not in (None, "-") else None)
+    try:
+        if backend == "dask":
+            from baselines.runs.corpus_dask import dask_runner
+
+            run = dask_runner(spec.name, portable_options(options), scheduler)
+        else:
+            run = local_runner(spec.name, portable_options(options))
+    except BaseException:
+        getattr(sink, "discard", lambda: None)()
+        raise
     return corpus, Shown(sink) if corpus.kind == "text" else sink, run
+
+
+def predict_job(spec, options: dict) -> dict:
+    """What an output records of the job that labels it, and a resume must match: the task, the saved model (its
+    folder, and the SHA-256 of its files) and the options that change the records, as they take effect (the
+    default segmenter is the one it stands for; the subtasks in any order are the same)."""
+    from baselines.core.paths import models_root
+    from baselines.methods import saved_model_folder
+
+    method = options.get("method_name") or spec.default_method
+    folder = Path(options["model"]) if options.get("model") else saved_model_folder(
+        models_root(options.get("models_dir")), spec.name, method)
+    if not (folder / "config.json").is_file():
+        raise BaselinesError(f"no trained model in {folder}; run `baselines train {spec.name} --method {method}` "
+                             "first (or pass --model)")
+    job = {"task": spec.name, "model": str(folder.resolve()), "model_sha256": folder_digest(folder), "options": {}}
+    if spec.end_to_end is not None and spec.segmenter_in_effect is not None:
+        job["options"]["--segmenter"] = segmenter_in_effect(spec, options.get("segmenter"), options.get("models_dir"))
+    if "--subtasks" in spec.options:
+        subtasks = sorted(set(options.get("subtasks") or []))
+        job["options"]["--subtasks"] = ",".join(subtasks) if subtasks else "every task the model answers"
+    return job
+
+
+def segmenter_in_effect(spec, name: str | None, models_dir) -> str:
+    """--segmenter as it takes effect (the task's hook says what a name stands for): rule, or a saved senter named
+    with the digest of its files."""
+    name, folder = spec.segmenter_in_effect(name, models_dir)
+    if folder is None or not (folder / "config.cfg").is_file():
+        return name  # rule, or a senter that is not there (refused when the labeller loads it)
+    return f"{'trained' if name == 'trained' else folder.resolve()} (sha256 {folder_digest(folder)[:12]})"
+
+
+def folder_digest(folder: Path) -> str:
+    """SHA-256 of a saved model's files, their names and bytes (the encoder copies it bundles left out: its
+    config.json names the encoder): the same model anywhere has the same digest, a retrained one another."""
+    import hashlib
+
+    from baselines.encoders.bundle import BUNDLE
+
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and name.split("/")[0] != BUNDLE:
+            digest.update(f"{name}\0{path.stat().st_size}\0".encode())
+            with open(path, "rb") as handle:
+                for block in iter(lambda: handle.read(2**20), b""):
+                    digest.update(block)
+    return digest.hexdigest()
 
 
 class Shown:

@@ -9,6 +9,9 @@ import typer
 from baselines.cli.errors import guarded
 from baselines.core.errors import BaselinesError
 from baselines.registry import TASKS, option_help
+from baselines.runs.options import load_options, method_of
+from baselines.runs.options import missing_policy as shared_missing_policy
+from baselines.runs.options import system_name as default_name
 
 DataDir = typer.Option(None, "--data-dir", help="Benchmark data folder (default: $BASELINES_DATA, else ~/.local/share/legal-baselines).")
 Download = typer.Option(False, "--download", help="Fetch the benchmark into the data folder first if it is not there.")
@@ -37,14 +40,7 @@ def config_overrides(sets, encoder) -> dict:
 
 def missing_policy(missing: str, only_present: bool) -> str:
     """--only-present is --missing skip; with another --missing it is a contradiction, refused."""
-    if only_present and missing not in ("error", "skip"):
-        raise BaselinesError(f"--only-present (score the covered ids only) contradicts --missing {missing}: "
-                             "give one of them")
-    return "skip" if only_present else missing
-
-
-def load_options(subtasks: str | None) -> dict:
-    return {"subtasks": [t.strip() for t in subtasks.split(",") if t.strip()]} if subtasks else {}
+    return shared_missing_policy(missing, only_present, "--only-present", "--missing {}")
 
 
 def formats_help() -> str:
@@ -58,10 +54,10 @@ def formats_help() -> str:
 
 def texts_help() -> str:
     """The texts each task offers for the encoder speed test, from the records."""
-    from baselines.registry import DEFAULT_SPEED_TEXTS
+    from baselines.registry import default_speed_texts
 
     offered = "; ".join(f"{task.name}: {task.speed_texts.help}" for task in TASKS.values() if task.speed_texts)
-    return f"Whose texts to encode: {offered} (default: {DEFAULT_SPEED_TEXTS})."
+    return f"Whose texts to encode: {offered} (default: {default_speed_texts()})."
 
 
 def task_options(task: str, **given) -> None:
@@ -81,21 +77,6 @@ def with_data(task: str, download: bool, function, *args, **kwargs):
     return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
 
 
-def default_name(method: str | None, name: str | None, encoder: str | None, config: Path | None = None) -> str | None:
-    """The system name when --name is not given: a named config's name (`--config learned-lexical`), and the
-    encoder's folder name after it or after the method (`embed-all-mpnet-base-v2`); None: the method's own."""
-    if name:
-        return name
-    named = config is not None and not config.suffix and len(config.parts) == 1
-    base = config.name if named else method
-    if encoder and base:
-        return f"{base}-{Path(encoder).name}"
-    return base if named else None
-
-
 def method_from(task: str, config: Path | None) -> str:
     """The method a named config belongs to (`--config learned-lexical`: learned), else the task's default."""
-    from baselines.methods.configs import method_of_config
-    from baselines.registry import get_task
-
-    return guarded(method_of_config, task, config) or guarded(get_task, task).default_method
+    return guarded(method_of, task, config)

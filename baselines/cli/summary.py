@@ -5,6 +5,7 @@ from rich.console import Console
 from rich.table import Table
 
 from baselines.evaluation.scoring import Result
+from baselines.runs.overlap import OVERLAP_MARK, describe, overlap_note
 from baselines.registry import get_task
 
 console = Console()
@@ -14,13 +15,17 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     """Headline metrics, then per-label or per-group tables when the task has them."""
     low, high = result.interval
     task = get_task(result.task)
+    flag = overlap_note(result.meta.get("train_overlap"))
     table = Table(title=f"{result.task} / {result.system} / {result.split}", title_justify="left")
     for column in ("metric", "value", "95% CI"):
         table.add_column(column, justify="right" if column != "metric" else "left")
     for metric, value in result.metrics.items():
         ci = (f"[{low:.4f}, {high:.4f}]" if low is not None else "none: one resampling unit") \
             if metric == result.main_metric else ""
-        table.add_row(metric + (" *" if metric == result.main_metric else ""), f"{value:.4f}", ci)
+        mark = (" *" + (f" {OVERLAP_MARK}" if flag else "")) if metric == result.main_metric else ""
+        table.add_row(metric + mark, f"{value:.4f}", ci)
+    if flag:  # a run written with --allow-overlap: its figures are read with how much of it the model was fit on
+        table.add_row(f"{OVERLAP_MARK} train overlap", *_overlap_cells(result.meta["train_overlap"]))
     table.add_row("n", str(result.n), "")
     table.add_row("coverage", f"{result.coverage:.4f}", "")
     if result.missing:
@@ -38,11 +43,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     if meta.get("fallbacks"):
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
-    overlap = meta.get("train_overlap") or {}
-    if overlap and not overlap.get("checked"):
-        console.print(f"train overlap: not checked by content ({overlap.get('reason', 'no digests')})")
-    elif overlap.get("train_items"):
-        console.print(f"train overlap: none of the {overlap['train_items']} items the model was fit on is scored here")
+    line = overlap_line(meta.get("train_overlap") or {})
+    if line:
+        console.print(f"{OVERLAP_MARK + ' ' if flag else ''}train overlap: {line}")
     for name, value in meta.get("diagnostics", {}).items():
         shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
         console.print(f"{name.replace('_', ' ')}: {shown}")
@@ -53,6 +56,32 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         _print_rows(f"per {task.group_name}", result.per_group, ("n", "accuracy", "coverage"), max_rows)
     elif result.per_label:
         _print_rows("per label", result.per_label, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def overlap_line(overlap: dict) -> str | None:
+    """The run's overlap with the model's training data in words (None for a method fit on nothing)."""
+    if overlap and not overlap.get("checked"):
+        return f"not checked by content ({overlap.get('reason', 'no digests')})"
+    if overlap.get("out_of_fold"):
+        return "none: out of fold (--cv)"
+    if not overlap.get("train_items"):
+        return None
+    same = (f"{overlap['overlapping']} scored items are whole items it was fit on" if overlap.get("overlapping") else
+            f"no scored item is a whole item of the {overlap['train_items']} it was fit on")
+    if "overlap" not in overlap:
+        return f"{same}; {overlap.get('note', '')}".rstrip("; ")
+    limit = "past" if overlap.get("over_limit") else "within"
+    allowed = ", written with --allow-overlap" if overlap.get("allowed") else ""
+    return f"{describe(overlap)} ({limit} the {overlap['threshold']:.0%} limit{allowed}); {same}"
+
+
+def _overlap_cells(overlap: dict) -> tuple[str, str]:
+    """The value and the note of the summary's overlap row, for a run written past the limit."""
+    if "overlap" in overlap:
+        return f"{overlap['overlap']:.4f}", f"of {overlap['units']}, past the {overlap['threshold']:.0%} limit"
+    if overlap.get("overlapping"):
+        return str(overlap["overlapping"]), "scored items it was fit on"
+    return "–", "scored on the split it was fit on"
 
 
 def _print_rows(title: str, rows: dict, columns: tuple, max_rows: int = 100) -> None:

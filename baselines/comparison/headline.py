@@ -61,7 +61,7 @@ def best_ours(comparison: Comparison | None) -> System | None:
     if comparison is None:
         return None
     reference = comparison.reference
-    return None if reference.external or reference.partial else reference
+    return None if reference.external or reference.partial or reference.overlap_note else reference
 
 
 def _run_rows(task: Task, comparison: Comparison | None, ours: System | None, command) -> list[list[str]]:

@@ -34,11 +34,41 @@ class Comparison:
     task: Task
     split: str
     reference: System
-    systems: list[System]  # best main metric first, runs on every reference before partial ones
+    systems: list[System]  # best main metric first; full runs, then in-sample (--allow-overlap) ones, then partial
     paired: dict[str, Paired]
     notes: list[str] = field(default_factory=list)
     replicates: int = 1000
     seed: int = 0  # of the paired bootstrap
+
+    def to_markdown(self) -> str:
+        """The leaderboard (with the command behind each run), notes and breakdowns as Markdown: what
+        `baselines compare --markdown-only` prints."""
+        from baselines.comparison.render import to_markdown  # render imports this module: imported on use
+
+        return to_markdown(self)
+
+    def __str__(self) -> str:
+        return self.to_markdown()
+
+    __repr__ = __str__  # a comparison shown in a REPL or notebook is its table, not every sample of every run
+
+    def save(self, path) -> Path:
+        """Write to_markdown() into the file `path`, replaced whole (never half-written); returns the path."""
+        from os import PathLike
+
+        from baselines.core.io import atomic_path
+
+        if not isinstance(path, (str, PathLike)):
+            given = "None" if path is None else f"a value of type {type(path).__name__}"
+            raise BaselinesError(f"path must be a path (str or os.PathLike), not {given}")
+        target = Path(path)
+        if target.resolve().is_dir():
+            raise BaselinesError(f"{target} is a folder: save writes one Markdown file, "
+                                 f"e.g. {target / (self.task.name + '.md')}")
+        text = self.to_markdown()
+        with atomic_path(target, follow_link=True) as tmp:  # a file the user named may be a link to it
+            tmp.write_text(text + "\n", encoding="utf-8")
+        return target
 
 
 def compare(task_name: str, results_dir=None, split: str | None = None, against: str | None = None,
@@ -56,7 +86,7 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     split = split or task.eval_split
     systems, notes = collect(task, results_dir, split, segmenter, test_file, only)
     systems, miscounted = check_skipped(task, systems)
-    systems.sort(key=lambda s: (s.partial, -s.value, s.name))
+    systems.sort(key=lambda s: (s.partial, s.overlap_note is not None, -s.value, s.name))  # in-sample runs last
     reference, more = choose_reference(systems, against)
     systems, left_out = same_references(systems, reference)
     paired, paired_notes = paired_all(task, reference, systems, replicates, seed)
@@ -158,14 +188,16 @@ def digest(system: System) -> str | None:
 def choose_reference(systems: list[System], against: str | None) -> tuple[System, list[str]]:
     """The named system (its display name or folder name), else among the runs on the most common references
     (the full split, when subsets were also scored): the best of ours on every reference, else the best run on
-    every reference, else the best partial run of ours, else the best partial run."""
+    every reference, else the best partial run of ours, else the best partial run; a run written with
+    --allow-overlap (scored on items its model was fit on) only when there is no other."""
     if against:
         named = [s for s in systems if s.name == against] or [s for s in systems if s.path.parent.parent.name == against]
         if named:
             return named[0], []
         raise unknown_name("system (--against)", against, [s.name for s in systems])
     common = most_common_references(systems)
-    pool = sorted((s for s in systems if digest(s) == common), key=lambda s: (s.partial, s.external))  # stable
+    pool = sorted((s for s in systems if digest(s) == common),  # stable: best first within each kind
+                  key=lambda s: (s.partial, s.overlap_note is not None, s.external))  # in-sample runs last
     if not pool[0].external:
         return pool[0], []
     partial = any(not s.external for s in pool)  # ours, but scored with --only-present

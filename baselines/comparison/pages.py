@@ -5,12 +5,17 @@ other split or test file, and end-to-end runs, each with its breakdown tables an
 benchmark, our best run against each LLM run on the same items, and published LLM figures marked as not run
 here) and `index.md` (what the placeholders in the commands stand for). With `readme`, the block between the
 HEADLINE_START and HEADLINE_END lines of that file is replaced by the headline, so no figure there is typed by
-hand. The same runs give byte-identical files: no time, no folder of the machine (commands show placeholders,
-see placeholders.py), and every figure comes from `compare`, seeded.
+hand. DIR also receives `compare_manifest.json`, the files compare wrote there: only those are ever replaced
+(pages of an earlier release are known by their "Generated from the runs" line), so a file of anyone else's, a
+link or a device in DIR is refused before anything is written. No runs at all is an error, and so is a task
+without runs whose page shows runs: a mistyped --results-dir never blanks a page. The same runs give
+byte-identical files: no time, no folder of the machine (commands show placeholders, see placeholders.py), and
+every figure comes from `compare`, seeded.
 """
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,10 +24,11 @@ from baselines.comparison.headline import headline_section
 from baselines.comparison.leaderboard import Comparison, compare
 from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used_placeholders
 from baselines.comparison.published import Published, published_figures
-from baselines.comparison.render import PARTIAL, _md_table, recorded_command, to_markdown
+from baselines.comparison.render import COMPARE_MANIFEST, PARTIAL, _md_table, recorded_command, to_markdown
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError, DataError
-from baselines.core.io import atomic_path, read_json
+from baselines.core.io import read_json, writable_target
+from baselines.core.safe_write import write_output_folder
 from baselines.core.paths import results_root
 from baselines.registry import TASKS, Task
 from baselines.runs.results_store import Variant, run_files
@@ -30,6 +36,8 @@ from baselines.runs.results_store import Variant, run_files
 HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->"
 REGENERATE = "baselines compare --all --out docs/results --readme README.md"
 GENERATED = f"Generated from the runs by `{REGENERATE}`; do not edit by hand."
+NO_RUNS = "No runs yet:"  # the page of a task without runs says so
+MANIFEST = COMPARE_MANIFEST
 
 
 @dataclass(frozen=True)
@@ -69,14 +77,16 @@ def views(task: Task, results_dir=None) -> list[View]:
                                         v.test_file or "", v.end_to_end))
 
 
-def task_page(task: Task, results_dir, replicates: int, seed: int) -> tuple[str, dict[str, bytes], Comparison | None]:
-    """The task's page, its charts (file name -> PNG) and the comparison of its evaluation split (None: no runs)."""
+def task_page(task: Task, results_dir, replicates: int, seed: int,
+              task_views: list[View] | None = None) -> tuple[str, dict[str, bytes], Comparison | None]:
+    """The task's page, its charts (file name -> PNG) and the comparison of its evaluation split (None: no runs);
+    `task_views`: its views, when already found."""
     root = results_root(results_dir)
     lines = [f"# {task.name}: results", "", f"{task.description}.", "", GENERATED + " Commands name folders by "
              "[placeholders](index.md#placeholders); a method that learns is trained first, with the same "
              "`--method`, `--config`, `--set` and `--name` as the `eval` shown.", ""]
     charts, main, shown = {}, None, {}
-    for view in views(task, results_dir):
+    for view in views(task, results_dir) if task_views is None else task_views:
         comparison = compare(task.name, results_dir, split=view.split, test_file=view.test_file,
                              segmenter="any" if view.end_to_end else None, replicates=replicates, seed=seed)
         comparison.notes = [_without_root(note, root) for note in comparison.notes]
@@ -94,7 +104,7 @@ def task_page(task: Task, results_dir, replicates: int, seed: int) -> tuple[str,
             lines += [f"![{llms[0].name} against {comparison.reference.name}, per {task.group_name}]({scatter})", ""]
     if not charts:
         train = f"`baselines train {task.name} --data-dir DATA`, then " if task.train_split else ""
-        lines += [f"No runs yet: {train}`baselines eval {task.name} --data-dir DATA` writes one; then regenerate.", ""]
+        lines += [f"{NO_RUNS} {train}`baselines eval {task.name} --data-dir DATA` writes one; then regenerate.", ""]
     lines += _published_section(task, published_figures(task))
     return "\n".join(lines).rstrip() + "\n", charts, main
 
@@ -155,29 +165,72 @@ def with_headline(text: str, body: str, where: str) -> str:
 
 def write_all(out: Path, results_dir=None, readme: Path | None = None, replicates: int = 1000,
               seed: int = 0) -> list[Path]:
-    """Every task's page, its charts, the headline and the index into `out`, and the headline into `readme`;
-    everything is rendered before anything is written."""
+    """Every task's page, its charts, the headline and the index into `out`, and the headline into `readme`.
+
+    Nothing is written unless everything can be: no runs at all (an empty or mistyped results folder) is an
+    error, and so is a task without runs whose page in `out` shows runs (its page is never blanked: give the
+    results folder that holds them, or remove the page first); every file is rendered and every target checked
+    (see write_output_folder: no link, device or file of anyone else's in `out`) before the first is written."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise BaselinesError(f"--out {out} exists and is not a folder")
+    readme_text = _checked_readme(readme)
+    shown = {task.name: views(task, results_dir) for task in TASKS.values()}
+    _check_runs(shown, out, results_dir)
     files, comparisons = {}, {}
     for task in TASKS.values():
-        page, charts, comparisons[task.name] = task_page(task, results_dir, replicates, seed)
+        page, charts, comparisons[task.name] = task_page(task, results_dir, replicates, seed, shown[task.name])
         files[f"{task.name}.md"] = page.encode()
         files.update(charts)
     body = headline(comparisons)
     files["headline.md"] = f"# Headline\n\n{GENERATED}\n\n{body}".encode()
     files["index.md"] = index_page().encode()
-    targets = {out / name: data for name, data in files.items()}
+    also = {}
     if readme is not None:
-        readme = Path(readme)
-        if not readme.is_file():
-            raise BaselinesError(f"--readme {readme} is not a file")
-        targets[readme] = with_headline(readme.read_text(encoding="utf-8"), body, str(readme)).encode()
-    for path, data in targets.items():
-        with atomic_path(path) as tmp:
-            tmp.write_bytes(data)
-    return list(targets)
+        also[writable_target(readme)] = with_headline(readme_text, body, str(readme)).encode()
+    return write_output_folder(out, files, MANIFEST, "baselines compare --all", earlier=earlier_pages(out),
+                               also=also)
+
+
+def _checked_readme(readme: Path | None) -> str | None:
+    """The text of --readme, checked before any work: a regular file (a link to one is followed: the user named
+    it) with one headline block."""
+    if readme is None:
+        return None
+    readme = Path(readme)
+    writable_target(readme)
+    if not readme.is_file():
+        raise BaselinesError(f"--readme {readme} is not a file")
+    text = readme.read_text(encoding="utf-8")
+    with_headline(text, "", str(readme))
+    return text
+
+
+def _check_runs(shown: dict[str, list[View]], out: Path, results_dir) -> None:
+    """Refuse to regenerate from no runs at all, or to blank the page of a task whose runs are not there."""
+    root = results_root(results_dir)
+    if not any(shown.values()):
+        raise BaselinesError(f"no runs under {root} (no <task>/<system>/<run>/results.json): check --results-dir "
+                             "or BASELINES_RESULTS; nothing written")
+    for name, found in shown.items():
+        page = out / f"{name}.md"
+        if not found and page.is_file() and NO_RUNS not in page.read_text(encoding="utf-8", errors="replace"):
+            raise BaselinesError(f"{page} shows runs of {name}, but {root / name} holds no readable run: refusing "
+                                 "to blank the page (give the --results-dir that holds them, or remove the page to "
+                                 "start it afresh); nothing written")
+
+
+def earlier_pages(out: Path) -> set[str]:
+    """The files of `out` that an earlier `compare --all` wrote before outputs had a manifest: pages that say
+    they are generated, and the charts those pages show."""
+    names = set()
+    for page in sorted(Path(out).glob("*.md")) if Path(out).is_dir() else []:
+        if page.is_symlink() or not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8", errors="replace")
+        if GENERATED in text:
+            names |= {page.name, *re.findall(r"\]\(([A-Za-z0-9._-]+\.png)\)", text)}
+    return names
 
 
 def _without_root(text: str, root: Path) -> str:

@@ -13,7 +13,10 @@ from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
-from baselines.core.io import atomic_path
+from baselines.core.safe_write import write_output_folder
+from baselines.runs.overlap import OVERLAP_MARK
+
+COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
 PARTIAL = "†"  # marks a run scored with --only-present
 
@@ -51,7 +54,7 @@ def leaderboard_records(comparison: Comparison, command=recorded_command) -> lis
                        "difference_high": paired.interval[1] if paired else None,
                        "p_bootstrap": paired.p_bootstrap if paired else None,
                        "p_mcnemar": paired.p_mcnemar if paired else None,
-                       "command": command(system)})
+                       "train_overlap": system.measured_overlap, "command": command(system)})
         records.append(record)
     return records
 
@@ -71,7 +74,8 @@ def leaderboard_display(comparison: Comparison, command: bool,
     for record, system in zip(leaderboard_records(comparison, shown_command), comparison.systems):
         low, high = record["ci_low"], record["ci_high"]
         row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["producer"],
-               _pct(system.value), f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
+               _pct(system.value) + (f" {OVERLAP_MARK}" if system.overlap_note else ""),
+               f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
                *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
         if missing:
             row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
@@ -177,6 +181,10 @@ def footer(comparison: Comparison) -> list[str]:
         lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
                      "are not comparable with runs on every reference and it is listed after them; its coverage is "
                      "over all references, the skipped ones counting as not answered.")
+    for system in comparison.systems:
+        if system.overlap_note:
+            lines.append(f"{OVERLAP_MARK} {system.name}: {system.overlap_note} (written with --allow-overlap): an "
+                         "in-sample figure, not comparable with the others.")
     if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
         lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
                      "not answered in the coverage.")
@@ -229,12 +237,7 @@ def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -
     files[f"{stem}.png"] = interval_png(comparison, PARTIAL)
     if comparison.task.grouped and len(comparison.systems) > 1:
         files[f"{stem}_scatter.png"] = scatter_png(comparison, scatter_system(comparison, scatter))
-    written = []
-    for name, data in files.items():
-        with atomic_path(out / name) as tmp:
-            tmp.write_bytes(data)
-        written.append(out / name)
-    return written
+    return write_output_folder(out, files, COMPARE_MANIFEST, "baselines compare")  # every target checked first
 
 
 def _csv(columns: list[str], rows: list[list]) -> bytes:

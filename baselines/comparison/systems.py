@@ -26,9 +26,10 @@ import numpy as np
 from baselines.evaluation import metrics as M
 from baselines.core.errors import DataError
 from baselines.evaluation.scoring import MISSING_POLICIES, figures
-from baselines.core.io import open_text, read_json, read_jsonl
+from baselines.core.io import open_text, read_json, read_jsonl, loads_strict
 from baselines.comparison.paired import outcomes_on
 from baselines.core.records import Reference
+from baselines.runs.overlap import overlap_note
 from baselines.runs.results_store import SAMPLES_FILE, references_digest
 from baselines.registry import Task
 
@@ -69,6 +70,20 @@ class System:
     def value(self) -> float:
         """The main metric, recomputed from the samples."""
         return self.figures["metrics"][self.result["main_metric"]]
+
+    @property
+    def overlap_note(self) -> str | None:
+        """How much of what it was scored on its model was fit on, for a run written past the limit with
+        --allow-overlap (baselines.runs.overlap); None for any other run."""
+        return overlap_note(self.result.get("meta", {}).get("train_overlap"))
+
+    @property
+    def measured_overlap(self) -> float | None:
+        """The share of its scored units that its model was fit on, as its run measured it (None: not measured,
+        e.g. an LLM's run, a method fit on nothing, or a run of an earlier release)."""
+        report = self.result.get("meta", {}).get("train_overlap")
+        share = report.get("overlap") if isinstance(report, dict) else None
+        return share if isinstance(share, (int, float)) and not isinstance(share, bool) else None
 
     @property
     def partial(self) -> bool:
@@ -140,7 +155,7 @@ def _read_samples(path: Path) -> list[tuple[int, dict]]:
     try:
         with open_text(path) as handle:
             lines = [(k, line) for k, line in enumerate(handle.read().split("\n"), start=1) if line.strip()]
-        rows = json.loads("[" + ",".join(line for _, line in lines) + "]")
+        rows = loads_strict("[" + ",".join(line for _, line in lines) + "]")  # a key named twice: read_jsonl names it
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return list(read_jsonl(path))
     if not all(isinstance(row, dict) for row in rows):

@@ -13,6 +13,8 @@ from pathlib import Path
 import yaml
 
 from baselines.core.errors import BaselinesError
+from baselines.core.params import (allows_none, check_params, field_defaults, hint_options, is_number_grid,
+                                   type_hints)
 
 
 FORMER_DEFAULTS = {"encode_backend": "torch"}  # parameter -> its default before configs recorded it
@@ -93,87 +95,55 @@ def parse_overrides(pairs: list[str]) -> dict:
 
 
 def resolve_config(klass, task: str, method: str, path: Path | None = None, overrides: dict | None = None) -> dict:
-    """The method's parameters: class defaults < config file < overrides; unknown keys are errors."""
+    """The method's parameters: class defaults < config file < overrides; unknown keys are errors, and every value,
+    defaults included, is checked (baselines.core.params) before anything else is done."""
     fields = {f.name for f in dataclasses.fields(klass)}
     chosen = config_file(task, path) if path else config_path(task, getattr(klass, "name", "") or method)
-    params: dict = {}
+    from_file: dict = {}
     if chosen.is_file():
         loaded = read_config(chosen)
         _check_keys(loaded, fields, str(chosen))
-        params.update(typed(loaded, klass, str(chosen)))
+        from_file = typed(loaded, klass, str(chosen))
     elif path:
         raise _missing_config(task, Path(path))
     overrides = dict(overrides or {})
     _check_keys(overrides, fields, "command-line overrides")
-    params.update(typed(overrides, klass, "command-line overrides"))
+    from_overrides = typed(overrides, klass, "command-line overrides")
+    origins = {**{key: str(chosen) for key in from_file}, **{key: "command-line overrides" for key in from_overrides}}
+    check_params(klass, {**field_defaults(klass), **from_file, **from_overrides}, origins)
     defaults = {f.name: f.default for f in dataclasses.fields(klass) if f.default is not dataclasses.MISSING}
-    return {**defaults, **params}
+    return {**defaults, **from_file, **from_overrides}
 
 
 def typed(given: dict, klass, where: str) -> dict:
-    """`given` with each value checked against its parameter: numbers YAML reads as strings ('2e-5') become
-    numbers, whole floats become ints where an int is meant; anything else that does not fit its type (a word
-    for a number, a number for a flag, null for a value that needs one) or its range (see RULES) is an error
-    naming the parameter."""
-    defaults = {f.name: f.default for f in dataclasses.fields(klass)}
-    hints = _type_hints(klass)
+    """`given` with each value fitted to its parameter's type: numbers YAML reads as strings ('2e-5') become
+    numbers, whole floats become ints where an int is meant (for a number whose default is null: as its annotation
+    says); anything that does not fit (a word for a number, a number for a flag, null where neither the default nor
+    the annotation is null) is an error naming the parameter. Ranges and allowed values are check_params's."""
+    defaults, hints = field_defaults(klass), type_hints(klass)
     checked = {}
     for key, value in given.items():
         default = defaults.get(key, dataclasses.MISSING)
-        if value is None and default is not None:
+        if value is None and default is not None and not allows_none(hints.get(key)):
             raise BaselinesError(f"{where}: {key} cannot be null (its default is {default!r})")
-        value = _fit(value, default, key, where)
-        _check_value(key, value, hints.get(key), where)
-        checked[key] = value
+        example = _annotated_example(hints.get(key)) if default is None else default
+        checked[key] = _fit(value, example, key, where)
     return checked
 
 
-RULES = {  # parameters that mean the same in every method that has them: name -> (allowed values, or minimum)
-    "stop_words": ((None, "english"), None),
-    **{name: (None, 1) for name in ("ngram_max", "min_df", "n_features", "max_seq_length", "batch_size",
-                                    "encode_batch_size", "chunk_words", "projection", "hidden", "layers",
-                                    "piece_len", "batch_pieces", "max_train_len", "torch_threads", "n_models",
-                                    "workers")},
-}
-NEGATIVE_ALLOWED = {"n_jobs"}  # joblib: -1 means every core
-
-
-def _check_value(key: str, value, hint, where: str) -> None:
-    """The value against its parameter's rule (RULES), and whole numbers against zero; a scalar where the
-    parameter's annotation names no list or mapping."""
-    allowed, minimum = RULES.get(key, (None, None))
-    if allowed is not None and value not in allowed:
-        raise BaselinesError(f"{where}: {key} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    floor = minimum if minimum is not None else (None if key in NEGATIVE_ALLOWED else 0)
-    if whole and floor is not None and value < floor:
-        raise BaselinesError(f"{where}: {key} must be at least {floor}, got {value}")
-    if isinstance(value, (list, dict)) and hint is not None and not _allows_container(hint):
-        raise BaselinesError(f"{where}: {key} takes a single value, got {value!r}")
-
-
-def _type_hints(klass) -> dict:
-    import typing
-
-    try:
-        return typing.get_type_hints(klass)
-    except Exception:  # an annotation this Python cannot evaluate: types are then checked by default only
-        return {}
-
-
-def _allows_container(hint) -> bool:
-    import typing
-
-    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, __import__("types").UnionType) \
-        else (hint,)
-    return any((typing.get_origin(option) or option) in (list, tuple, dict, set, typing.Any) for option in options)
+def _annotated_example(hint):
+    """A number of the one number type (int or float) that an optional parameter's annotation names, else None."""
+    if hint is None:
+        return None
+    kinds = [option for option in hint_options(hint) if option is not type(None)]
+    return {int: 0, float: 0.0}.get(kinds[0]) if len(kinds) == 1 else None
 
 
 def _fit(value, default, key: str, where: str):
     kind = type(default)
     sequences = isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
-    if sequences and _is_number_grid(default):
-        return _number_grid(value, key, where)
+    if sequences and is_number_grid(default):
+        return _number_grid(value, default, key, where)
     if value is None or default is None or default is dataclasses.MISSING or sequences \
             or isinstance(value, kind) and kind is not int:
         return value
@@ -183,6 +153,8 @@ def _fit(value, default, key: str, where: str):
         if kind is float and not isinstance(value, bool):
             return float(value)
         if kind is int and not isinstance(value, bool):
+            if isinstance(value, int):
+                return value
             number = float(value)
             if number.is_integer():
                 return int(number)
@@ -193,22 +165,15 @@ def _fit(value, default, key: str, where: str):
     raise BaselinesError(f"{where}: {key} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
 
 
-def _is_number_grid(default) -> bool:
-    """A default that lists candidate numbers (weights, C values), each tried and one chosen."""
-    return bool(default) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in default)
+def _number_grid(value, default, key: str, where: str):
+    """Numbers given for a parameter that lists numbers, each fitted as the default's are: whole numbers where the
+    default lists only whole numbers (boosting rounds), else numbers."""
+    example = 0 if all(isinstance(x, int) for x in default) else 0.0
+    return type(value)(_fit(item, example, key, where) for item in value)
 
 
-def _number_grid(value, key: str, where: str):
-    """Candidate numbers given for such a parameter: at least one, each a number of at least 0."""
-    if not value:
-        raise BaselinesError(f"{where}: {key} needs at least one value, got {value!r}")
-    numbers = [_fit(item, 0.0, key, where) for item in value]
-    if any(number < 0 for number in numbers):
-        raise BaselinesError(f"{where}: {key} values must be at least 0, got {value!r}")
-    return type(value)(numbers)
-
-
-_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a mapping"}
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text", list: "a list",
+          tuple: "a list", dict: "a mapping"}
 
 
 def _missing_config(task: str, given: Path) -> BaselinesError:
@@ -224,4 +189,5 @@ def _missing_config(task: str, given: Path) -> BaselinesError:
 def _check_keys(given: dict, fields: set, where: str) -> None:
     unknown = sorted(set(given) - fields)
     if unknown:
-        raise BaselinesError(f"{where}: unknown key(s) {', '.join(unknown)}; valid: {', '.join(sorted(fields))}")
+        valid = ", ".join(sorted(fields)) or "none (this method takes no parameters)"
+        raise BaselinesError(f"{where}: unknown key(s) {', '.join(unknown)}; valid: {valid}")

@@ -1,26 +1,20 @@
-"""Reading and writing JSONL/JSON files with line-numbered errors and atomic replacement."""
+"""Reading text, JSON and JSONL files with errors naming the file and line; strict JSON (each key once).
+
+The writers live in safe_write.py and are re-exported here (atomic_path, writable_target, write_json,
+write_jsonl), so that every module reads and writes through one place.
+"""
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import gzip
 import json
-import os
 import re
-import secrets
-import shutil
-import socket
-import stat
-import time
 import zlib
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterator
 
 from baselines.core.errors import DataError
-
-
-STALE_SECONDS = 60  # a leftover of a dead writer on this host (or of an older release) is removed after this
-STALE_REMOTE_SECONDS = 3600  # a leftover written from another host: its writer cannot be checked, so wait longer
+from baselines.core.safe_write import (  # noqa: F401 - re-exported: the one write path
+    STALE_REMOTE_SECONDS, STALE_SECONDS, atomic_path, remove_stale, writable_target, write_json, write_jsonl)
 
 
 def _open_binary(path: Path):
@@ -99,169 +93,73 @@ def read_json(path: Path):
     return _loads(decode_utf8(_read_bytes(path), path), path)
 
 
+class DuplicateKey(json.JSONDecodeError):
+    """A JSON object naming one key twice (json would silently keep the last value)."""
+
+    def __init__(self, key: str):
+        super().__init__(f"duplicate key {key!r} in one object (each key may appear once)", "", 0)
+        self.key = key
+
+    def __reduce__(self):  # pickled (by a worker process) with its own argument
+        return DuplicateKey, (self.key,)
+
+
+def unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """object_pairs_hook for json.loads: the object as a dict, or DuplicateKey when a key repeats (a
+    JSONDecodeError, so code catching bad JSON catches it too; its .msg names the key)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def loads_strict(text: str | bytes):
+    """json.loads refusing an object that names a key twice (raises DuplicateKey, a JSONDecodeError)."""
+    return json.loads(text, object_pairs_hook=unique_keys)
+
+
 def _loads(text: str, path: Path, line: int | None = None):
-    """JSON text parsed; invalid or too deeply nested JSON is a DataError naming the file and line."""
+    """JSON text parsed; invalid or too deeply nested JSON, or an object naming a key twice, is a DataError
+    naming the file and line."""
     try:
-        return json.loads(text)
+        return loads_strict(text)
+    except DuplicateKey as exc:
+        raise DataError(exc.msg, path, line or _duplicate_line(text)) from None
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON ({exc.msg})", path, line or exc.lineno) from None
     except RecursionError:
         raise DataError("JSON nested too deeply to read", path, line) from None
 
 
-@contextlib.contextmanager
-def atomic_path(target: Path, check: Callable[[], None] | None = None) -> Iterator[Path]:
-    """Yield a temporary path beside `target`; on success it replaces `target` (file or folder).
-
-    Safe under concurrency: temporary names are unique, and a folder is swapped under an exclusive lock
-    (concurrent writers of one target wait for each other; the last one wins). `check`, if given, runs
-    under that lock just before the swap: raising there keeps the target as another writer left it.
-    Leftovers of killed writers (`.<name>.<host>_<pid>_<hex>.tmp` / `.old`) are removed by the next
-    write of the same target.
-    """
-    target = writable_target(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale(target)
-    tmp = _sibling(target, "tmp")
-    try:
-        yield tmp
-        if tmp.is_dir():
-            with _exclusive_lock(target.with_name(f".{target.name}.lock")):
-                if check is not None:
-                    check()
-                _replace_folder(tmp, target)
-        else:
-            os.replace(tmp, target)
-    finally:
-        _remove(tmp)
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[][{},:]')
 
 
-def writable_target(target: Path, inputs: Iterable[Path] = ()) -> Path:
-    """The path a write of `target` replaces: a symbolic link is followed to the file or folder it names, and
-    anything there but a regular file or a folder (a device, a FIFO, a socket), or one of the command's own
-    `inputs`, is refused before any work."""
-    target = Path(target)
-    real = Path(os.path.realpath(target))
-    try:
-        mode = os.stat(real).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise DataError(f"cannot write here ({exc.strerror})", target) from None
-    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise DataError("is not a regular file or folder (a device, FIFO or socket): refusing to replace it", target)
-    for source in inputs:
-        if os.path.realpath(source) == str(real):
-            raise DataError("is also an input of this command: refusing to overwrite it (choose another --out)",
-                            target)
-    return real
-
-
-def _replace_folder(tmp: Path, target: Path) -> None:
-    """Move folder `tmp` to `target`, an existing folder first moved aside under a unique name, then removed."""
-    if not target.is_dir() or target.is_symlink():
-        os.replace(tmp, target)
-        return
-    old = _sibling(target, "old")
-    os.replace(target, old)
-    os.replace(tmp, target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _sibling(target: Path, kind: str) -> Path:
-    """A fresh hidden name beside `target` naming its writer: .<name>.<host>_<pid>_<random hex>.<kind>."""
-    return target.with_name(f".{target.name}.{_host()}_{os.getpid()}_{secrets.token_hex(4)}.{kind}")
-
-
-def _host() -> str:
-    return re.sub(r"[^A-Za-z0-9-]", "", socket.gethostname())[:24]
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    elif path.exists() or path.is_symlink():
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-
-
-@contextlib.contextmanager
-def _exclusive_lock(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive flock on `lock_path`, removed on release (retrying if it was replaced meanwhile)."""
-    while True:
-        handle = open(lock_path, "a")
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            same = os.path.samestat(os.fstat(handle.fileno()), os.stat(lock_path))
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        handle.close()  # another writer removed this lock file after we opened it: lock the new one
-    try:
-        yield
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(lock_path)
-        handle.close()
-
-
-def remove_stale(target: Path) -> list[Path]:
-    """Remove leftovers of killed writes of `target` (its hidden .tmp / .old siblings); returns what went.
-
-    A leftover goes when it is older than STALE_SECONDS and its writer (host and pid in its name) no longer
-    runs here; one from another host after STALE_REMOTE_SECONDS; one without a writer's name (an older
-    release's `.<name>.old` or `.<name>.<8 characters>.tmp`) after STALE_SECONDS."""
-    target = Path(target)
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(?:(?P<host>[A-Za-z0-9-]*)_(?P<pid>[0-9]+)_[0-9a-f]{{8}}"
-                         rf"\.(?:tmp|old)|old|[a-z0-9_]{{8}}\.tmp)")
-    removed = []
-    try:
-        entries = list(os.scandir(target.parent))
-    except FileNotFoundError:
-        return removed
-    for entry in entries:
-        match = pattern.fullmatch(entry.name)
-        if match and _is_stale(entry, match["host"], match["pid"]):
-            _remove(Path(entry.path))
-            removed.append(Path(entry.path))
-    return removed
-
-
-def _is_stale(entry: os.DirEntry, host: str | None, pid: str | None) -> bool:
-    try:
-        age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-    except FileNotFoundError:
-        return False
-    if pid is None:  # an older release's leftover: no writer named
-        return age > STALE_SECONDS
-    if host != _host():
-        return age > STALE_REMOTE_SECONDS
-    return age > STALE_SECONDS and not _running(int(pid))
-
-
-def _running(pid: int) -> bool:
-    """Whether a process with this id runs on this host."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def write_jsonl(path: Path, rows: Iterable[dict]) -> None:
-    """Write rows as JSONL, atomically."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def write_json(path: Path, obj) -> None:
-    """Write one JSON document (indented), atomically."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(obj, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
+def _duplicate_line(text: str) -> int | None:
+    """The line of the first key that repeats within one object of `text` (valid JSON up to there)."""
+    frames: list[set | None] = []  # per open container: the keys of an object seen so far, None for an array
+    expect_key = False
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in "{[":
+            frames.append(set() if token == "{" else None)
+            expect_key = token == "{"
+        elif token in "}]":
+            if not frames:
+                return None
+            frames.pop()
+            expect_key = False
+        elif token == ",":
+            expect_key = bool(frames) and frames[-1] is not None
+        elif token == ":":
+            expect_key = False
+        elif expect_key:
+            key = json.loads(token)
+            if key in frames[-1]:
+                return text.count("\n", 0, match.start()) + 1
+            frames[-1].add(key)
+            expect_key = False
+    return None

@@ -1,6 +1,8 @@
 """What every model and results file records about the run that wrote it: versions, commit, time, memory."""
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import datetime as dt
 import os
 import resource
@@ -32,6 +34,9 @@ def peak_memory_mib() -> float:
     return round(max(own, children) / 1024, 1)
 
 
+CALLED_AS: ContextVar[str | None] = ContextVar("called_as", default=None)  # a Python API call, as written
+
+
 def run_meta(started: float, **extra) -> dict:
     """Provenance of a run: versions, commit, time, memory, command line."""
     now = time.time()
@@ -43,5 +48,5 @@ def run_meta(started: float, **extra) -> dict:
         "wall_seconds": round(now - started, 3),
         "process_wall_seconds": round(now - PROCESS_START, 3),
         "peak_memory_mib": peak_memory_mib(),
-        "command": " ".join(["baselines", *sys.argv[1:]]) if sys.argv else None,
+        "command": CALLED_AS.get() or (" ".join(["baselines", *sys.argv[1:]]) if sys.argv else None),
     }

@@ -46,12 +46,12 @@ def encoder_speed(data_dir=None, encoder: str | None = None, n: int = 2000, repe
                   batch_size: int = 64, task: str | None = None) -> dict:
     """Per backend: texts/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
     cosine of its vectors with torch's (fp32 sentence-transformers), on the texts that `task` offers (default:
-    registry.DEFAULT_SPEED_TEXTS), cut at its token limit (else the encoder's)."""
-    from baselines.registry import DEFAULT_SPEED_TEXTS
+    registry.default_speed_texts()), cut at its token limit (else the encoder's)."""
+    from baselines.registry import default_speed_texts
 
     if n < 1 or repeats < 1:
         raise BaselinesError("speed: --n and --repeats must be at least 1")
-    name = task or DEFAULT_SPEED_TEXTS
+    name = task or default_speed_texts()
     offered = speed_texts(name)
     texts = offered.read(data_dir, n)
     max_seq_length = max_seq_length or offered.max_seq_length
@@ -113,7 +113,7 @@ def write_speed_report(report: dict, out: Path) -> Path:
     """`report` as JSON at `out`, written atomically through the one safe write path."""
     from baselines.core.io import write_json
 
-    write_json(Path(out), report)
+    write_json(Path(out), report, follow_link=True)  # a file the user named may be a link to it
     return Path(out)
 
 

@@ -1,22 +1,22 @@
-"""The words of a generation and what each can mean, for the answer extractor (`baselines.evaluation.extract`).
+"""What each word of a generation means where it stands, for the answer extractor (`baselines.evaluation.extract`).
 
-A generation is cut into tokens: words (`I'd`, `H-1B` and `ARG_PETITIONER` are one word each),
-abbreviations (`e.g.`, `U.S.`), decimal numbers (`3.5`), LaTeX commands (`\\boxed`), line breaks
-and single marks (`(`, `*`, `.`). A word may match a label (`Matcher`); `Text` then says whether
-that word stands as a label where it is (see the module docstring of `baselines.evaluation.extract`).
+A generation is cut into tokens and its words matched to labels by `baselines.evaluation.answer_words`;
+`Text` then says whether a word stands as a label where it is (see the module docstring of
+`baselines.evaluation.extract`).
 The positions rules look for (next word, sentence break, word standing as a label) are listed once
-per text and found by bisection, so a generation is read in time about linear in its length.
+per text and found by bisection, and what a word means where it stands (`label_at`, `stands`) is worked out
+once per word, so a generation is read in time about linear in its length: a few passes over its tokens.
+A list of labels joined as alternatives ("A or A or ..." over a whole generation) is walked at most once in
+each direction, up to its second distinct label.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from functools import cached_property
 from itertools import accumulate
-from typing import Mapping, Sequence
 
-_TOKEN = re.compile(r"(?P<latex>\\[A-Za-z]+)|(?P<abbrev>(?:[^\W\d_]\.){2,})|(?P<number>\d+(?:[.,]\d+)+)"
-                    r"|(?P<word>[^\W_]+(?:[_'’\-][^\W_]+)*)|(?P<newline>\n)|(?P<mark>\S)")
+from baselines.evaluation.answer_words import DECORATION, Matcher, Token, normal_text, numbering, tokens_of
+
 OPENERS = set("([{<*_`'\"$")
 CLOSERS = set(")]}>*_`'\"$")
 STOPS = set(".):;]}!?")
@@ -39,62 +39,21 @@ NAMING = {"title", "titles", "article", "articles", "part", "parts", "section", 
 WORD_TYPES = ("word", "abbrev", "number")
 SPACERS = ("latex", "newline")  # read as white space in a normal form
 ENGLISH_LETTERS = {"a", "i"}  # single-letter English words: the article and the pronoun
-_DIGITS = re.compile(r"[0-9]+")
-DECORATION = "*_`'\"()[]{}<>.,:;!?$# \t\n"  # stripped from both ends of a normal form
-
-
-def normal_text(text: str) -> str:
-    """The normal form compared with choice texts: LaTeX commands dropped, white space collapsed,
-    decoration stripped from both ends, case folded."""
-    return " ".join(re.sub(r"\\[A-Za-z]+", " ", text).split()).strip(DECORATION).casefold()
-
-
-class Matcher:
-    """Maps a word to (label, exact): exact when written as a label or alias is, or a number by value.
-
-    `offered`: the spellings the prompt offered (labels and aliases, e.g. SCALR's "0".."4" in LegalBench's
-    prompt or "A".."E" in ours); None reads them all. A label not offered is read only through the offered
-    aliases that stand for it."""
-
-    def __init__(self, labels: Sequence[str], aliases: Mapping[str, str], offered: Sequence[str] | None = None):
-        valid = set(labels)
-        self.exact = {key: value for key, value in aliases.items() if value in valid}
-        if offered is not None:
-            spelled = set(offered)
-            self.exact = {key: value for key, value in self.exact.items() if key in spelled}
-            labels = [label for label in labels if label in spelled]
-        self.exact.update({label: label for label in labels})
-        self.folded = {key.casefold(): value for key, value in self.exact.items() if key not in valid}
-        self.folded.update({label.casefold(): label for label in labels})
-        numeric = bool(labels) and all(_DIGITS.fullmatch(label) for label in labels)
-        self.by_value = {int(label): label for label in labels} if numeric else {}
-
-    def __call__(self, word: str) -> tuple[str | None, bool]:
-        if word in self.exact:
-            return self.exact[word], True
-        if self.by_value and _DIGITS.fullmatch(word):
-            return self.by_value.get(int(word)), True
-        return self.folded.get(word.casefold()), False
-
-
-class Token:
-    __slots__ = ("token_type", "text", "start", "end", "gap", "label", "exact")
-
-    def __init__(self, match: re.Match, previous_end: int, matcher: Matcher):
-        self.token_type, self.text = match.lastgroup, match.group()
-        self.start, self.end = match.span()
-        self.gap = match.start() > previous_end  # whitespace before it
-        self.label, self.exact = matcher(self.text) if self.token_type == "word" else (None, False)
+_NOT_LABEL_AFTER = NAMING | NEGATORS
+_SKIPPED_IN_LISTS = HEDGES | MARKERS
+_APPOSING_WORDS = MARKERS | RESTATING
+_SENTENCE_OPENING_MARKS = BREAKS | {":"}
+_TRAILING_MARKS = CLOSERS - STOPS
 
 
 class Text:
     """The tokens of one generation, with the tests the extraction rules are made of."""
 
     def __init__(self, raw: str, matcher: Matcher):
-        self.raw, self.tokens, end = raw, [], 0
-        for match in _TOKEN.finditer(raw):
-            self.tokens.append(Token(match, end, matcher))
-            end = match.end()
+        self.raw, self.tokens = raw, tokens_of(raw, matcher)
+        self._labels_at: dict[int, str | None] = {}  # label_at of each word asked about
+        self._standing_at: dict[int, bool] = {}  # stands (before the end) of each word asked about
+        self._not_standing: dict[int, int] = {}  # position in `labelled` -> a later one, none standing between
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -124,8 +83,25 @@ class Text:
         return _first(self.words, k, len(self.tokens) if stop is None else stop)
 
     def next_standing(self, k: int, stop: int | None = None) -> int | None:
-        """The first word at or after k (before `stop`) that matches a label and stands as one (`stands`)."""
-        return _first(self._standing, k, len(self.tokens) if stop is None else stop)
+        """The first word at or after k (before `stop`) that matches a label and stands as one (`stands`).
+
+        Label words are looked at from k on, each once per text: a run of words found not standing is
+        jumped over by later searches (`_standing_from`)."""
+        labelled, stop = self.labelled, len(self.tokens) if stop is None else stop
+        index = self._standing_from(bisect_left(labelled, k))
+        return labelled[index] if index < len(labelled) and labelled[index] < stop else None
+
+    def _standing_from(self, index: int) -> int:
+        """The first position at or after `index` in `labelled` whose word stands as a label (or its length);
+        every position passed on the way is sent straight there next time."""
+        labelled, passed = self.labelled, []
+        while index < len(labelled) and not (self.label_at(labelled[index]) is not None
+                                             and self.stands(labelled[index])):
+            passed.append(index)
+            index = self._not_standing.get(index, index + 1)
+        for position in passed:
+            self._not_standing[position] = index
+        return index
 
     def previous(self, positions: list[int], k: int) -> int:
         """The last of the sorted token `positions` (`labelled`, `breaks`) before k, or -1."""
@@ -175,10 +151,6 @@ class Text:
                 if (token.token_type == "newline" or token.text in BREAKS) and self.is_break(k)]
 
     @cached_property
-    def _standing(self) -> list[int]:
-        return [k for k in self.labelled if self.label_at(k) is not None and self.stands(k)]
-
-    @cached_property
     def _solid_before(self) -> list[int]:
         return list(accumulate(map(_solid, self.tokens), initial=0))
 
@@ -194,24 +166,30 @@ class Text:
 
     def previous_word(self, k: int) -> int | None:
         """The word before k on the same line, skipping marks and LaTeX."""
+        tokens = self.tokens
         for j in range(k - 1, -1, -1):
-            if self.tokens[j].token_type == "newline":
+            token_type = tokens[j].token_type
+            if token_type == "newline":
                 return None
-            if self.is_word(j):
+            if token_type in WORD_TYPES:
                 return j
         return None
 
     def label_at(self, k: int) -> str | None:
         """The label word k matches, unless it names something else, is negated or is glued to a word."""
         token = self.tokens[k]
-        if token.token_type != "word" or token.label is None or self._glued(k):
+        if token.token_type != "word" or token.label is None:
             return None
+        if k not in self._labels_at:
+            self._labels_at[k] = None if self._glued(k) or self._after_naming(k) else token.label
+        return self._labels_at[k]
+
+    def _after_naming(self, k: int) -> bool:
+        """Word k follows a naming word or a negation, maybe through a marker ("Title I", "not option B")."""
         before = self.previous_word(k)
         if before is not None and self.tokens[before].text.casefold() in MARKERS:
             before = self.previous_word(before)
-        if before is not None and self.tokens[before].text.casefold() in NAMING | NEGATORS:
-            return None
-        return token.label
+        return before is not None and self.tokens[before].text.casefold() in _NOT_LABEL_AFTER
 
     def _glued(self, k: int) -> bool:
         """Part of a citation or compound: `1983(a)`, `II.B`, `U.S.C`."""
@@ -233,7 +211,7 @@ class Text:
     def _sentence_start(self, k: int) -> bool:
         for j in range(k - 1, -1, -1):
             token = self.tokens[j]
-            if token.token_type == "newline" or (token.token_type == "mark" and token.text in BREAKS | {":"}):
+            if token.token_type == "newline" or (token.token_type == "mark" and token.text in _SENTENCE_OPENING_MARKS):
                 return True
             if token.token_type not in ("mark", "latex"):
                 return False
@@ -252,7 +230,7 @@ class Text:
         """Nothing but closing marks before a stop (`.`, `)`, `:`), a line break, `stop` or the end."""
         stop = len(self.tokens) if stop is None else stop
         j = k + 1
-        while j < stop and self.tokens[j].token_type == "mark" and self.tokens[j].text in CLOSERS - STOPS:
+        while j < stop and self.tokens[j].token_type == "mark" and self.tokens[j].text in _TRAILING_MARKS:
             j += 1
         if j >= stop:
             return True
@@ -261,14 +239,18 @@ class Text:
 
     def stands(self, k: int, stop: int | None = None) -> bool:
         """Word k can only be meant as a label here: strong, decorated, or standing alone before a stop."""
-        return self.strong(k) or self.decorated(k) or self.ends(k, stop)
+        if stop is not None:
+            return self.strong(k) or self.decorated(k) or self.ends(k, stop)
+        if k not in self._standing_at:
+            self._standing_at[k] = self.strong(k) or self.decorated(k) or self.ends(k)
+        return self._standing_at[k]
 
     def named_labels(self, k: int) -> set[str]:
-        """The label at k and every label joined to it as an alternative ("A, B, or C", "B and/or C")."""
-        found = {self.label_at(k)}
-        for step in (1, -1):
-            found |= self._joined(k, step)
-        return found
+        """The label at k and the labels joined to it as alternatives ("A, B, or C", "B and/or C"): every one of
+        them when they are one label, else two of them (enough to tell several from one)."""
+        own = self.label_at(k)
+        found = {own} | self._joined(k, 1, own)
+        return found if len(found) > 1 else found | self._joined(k, -1, own)
 
     def apposed_labels(self, k: int) -> set[str]:
         """Labels written right by word k in the other numbering ("3 (D)", "D (choice 3)", "D: 3"), with only
@@ -297,26 +279,31 @@ class Text:
             if token.token_type in ("mark", "latex"):
                 if token.text not in APPOSING_MARKS:
                     return None
-            elif token.text.casefold() not in MARKERS | RESTATING:
+            elif token.text.casefold() not in _APPOSING_WORDS:
                 return j if self.is_word(j) else None
         return None
 
-    def _joined(self, k: int, step: int) -> set[str]:
-        found, joined, j = set(), False, k + step
-        while 0 <= j < len(self.tokens) and not self.is_break(j):
-            token = self.tokens[j]
-            word = token.text.casefold()
+    def _joined(self, k: int, step: int, own: str | None) -> set[str]:
+        """The labels of the list that word k is in, read from k on (step 1: after it, -1: before it) within
+        its sentence, up to the first one that is not `own`."""
+        found, joined, tokens = set(), False, self.tokens
+        end = self.sentence_end(k) if step > 0 else self.previous(self.breaks, k)
+        for j in range(k + step, end, step):
+            token = tokens[j]
             if token.token_type in ("mark", "latex"):
                 joined = joined or token.text in JOINING_MARKS
-            elif word in CONNECTORS:
+                continue
+            word = token.text.casefold()
+            if word in CONNECTORS:
                 joined = True
-            elif word not in HEDGES | MARKERS:
+            elif word not in _SKIPPED_IN_LISTS:
                 label = self.label_at(j)
                 if label is None or not joined or not self._listed(j):
                     break
                 found.add(label)
+                if label != own:
+                    break
                 joined = False
-            j += step
         return found
 
     def _listed(self, k: int) -> bool:
@@ -329,11 +316,6 @@ class Text:
             return True
         token = self.tokens[following]
         return token.text in JOINING_MARKS or token.text.casefold() in CONNECTORS
-
-
-def numbering(word: str) -> str:
-    """How a word that matches a label numbers the choices: "digit" ("3", "007") or "word" ("D", "FAC")."""
-    return "digit" if _DIGITS.fullmatch(word) else "word"
 
 
 def _first(positions: list[int], k: int, stop: int, default=None):

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Callable
 
 from baselines.core.errors import BaselinesError, DataError
+from baselines.evaluation.predictions import shown_id
 
 OPENAI = "openai-batch"
 ANTHROPIC = "anthropic-batch"
@@ -98,7 +99,7 @@ def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix
     for line, custom_id, text in texts:
         key = _mapped_id(custom_id, prefix, path, line)
         if key in line_of:
-            raise DataError(f"custom_id {custom_id!r} gives the id {key!r} of the custom_id on line "
+            raise DataError(f"custom_id {shown_id(custom_id)} gives the id {shown_id(key)} of the custom_id on line "
                             f"{line_of[key]}", path, line)
         line_of[key] = line
         if text is None:
@@ -121,7 +122,8 @@ def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, str | N
         if not isinstance(custom_id, str) or not custom_id:
             raise DataError(f"custom_id is not a non-empty string: {custom_id!r}", path, line)
         if custom_id in first_line:
-            raise DataError(f"duplicate custom_id {custom_id!r} (first on line {first_line[custom_id]})", path, line)
+            raise DataError(f"duplicate custom_id {shown_id(custom_id)} (first on line {first_line[custom_id]})",
+                            path, line)
         first_line[custom_id] = line
         out.append((line, custom_id, text_of(row, path, line)))
     return out
@@ -134,7 +136,7 @@ def _prefix(texts: list[tuple[int, str, str | None]], path: Path, task_name: str
     if id_prefix is not None:
         for line, custom_id, _ in texts:
             if not custom_id.startswith(id_prefix):
-                raise DataError(f"custom_id {custom_id!r} does not start with the id prefix {id_prefix!r}",
+                raise DataError(f"custom_id {shown_id(custom_id)} does not start with the id prefix {id_prefix!r}",
                                 path, line)
         return id_prefix or None
     task_prefix = f"{task_name}-" if task_name else None
@@ -146,7 +148,7 @@ def _prefix(texts: list[tuple[int, str, str | None]], path: Path, task_name: str
 def _mapped_id(custom_id: str, prefix: str | None, path: Path, line: int) -> str:
     key = custom_id[len(prefix):] if prefix else custom_id
     if not key:
-        raise DataError(f"custom_id {custom_id!r} is only the prefix {prefix!r}: no id is left", path, line)
+        raise DataError(f"custom_id {shown_id(custom_id)} is only the prefix {prefix!r}: no id is left", path, line)
     return key.replace(SLASH, "/")
 
 
@@ -254,7 +256,7 @@ def check_failed_requests(predictions: list[dict], missing: str) -> None:
     report = getattr(predictions, "report", None) or {}
     failed = report.get("errored", 0)
     if failed and missing == "error":
-        shown = ", ".join(map(str, report.get("errored_ids", []))) + (", ..." if failed > len(report.get(
+        shown = ", ".join(map(shown_id, report.get("errored_ids", []))) + (", ..." if failed > len(report.get(
             "errored_ids", [])) else "")
         raise BaselinesError(f"{failed} requests of the batch file failed (errored, expired or canceled: {shown}); "
                              "their items count as missing, not wrong: score the others with --only-present, or "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-from baselines.evaluation.answer_tokens import Text, normal_text
+from baselines.evaluation.answer_tokens import Text
+from baselines.evaluation.answer_words import normal_text
 
 RESTATED_CHARS = 12  # the shortest choice text, or start of one, that counts as naming that choice after a label
 

@@ -75,7 +75,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from baselines.evaluation.answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Matcher, Text
+from baselines.evaluation.answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Text
+from baselines.evaluation.answer_words import Matcher
 from baselines.evaluation.choice_texts import ChoiceTable, choice_table
 from baselines.evaluation.continuation import GENERIC_OPENERS, continuation_start
 from baselines.core.errors import BaselinesError
@@ -98,6 +99,7 @@ _IS_CORRECT = re.compile(r"\b(?:is|would\s+be|seems\s+to\s+be)\s+(?:the\s+)?(?:m
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _BRACE = re.compile(r"[{}]")
 _ENUMERATOR = re.compile(r"[0-9]+|[^\W\d_]|[ivxlcdm]+", re.IGNORECASE)
+_NEWLINE = re.compile("\n")
 
 
 def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
@@ -279,18 +281,26 @@ def _leading(text: Text, table: ChoiceTable):
 
 def _enumeration(text: Text) -> bool:
     """Two or more lines open with enumerators of the kind opening the text ("A) ... B) ...", "1. ... 2. ...")."""
-    kinds, line_open = [], True
-    for k, token in enumerate(text.tokens):
-        if token.token_type == "newline" or not text.is_word(k):
-            line_open = line_open or token.token_type == "newline"
-            continue
-        if line_open:
-            enumerator = (k + 1 < len(text) and text.tokens[k + 1].text in (".", ")", ":")
-                          and _ENUMERATOR.fullmatch(token.text))
-            kinds.append(None if not enumerator else "number" if token.text.isdigit() else "letter")
-        line_open = False
-    opening = kinds[0] if kinds else None
-    return opening is not None and kinds.count(opening) >= 2
+    kinds = (_enumerator_kind(text, k) for k in _line_openers(text))
+    opening = next(kinds, None)
+    return opening is not None and any(kind == opening for kind in kinds)
+
+
+def _line_openers(text: Text):
+    """The first word of each line that has one, line by line (found from the line breaks, not word by word)."""
+    starts = [0, *(text.index_at(m.start()) + 1 for m in _NEWLINE.finditer(text.raw))]
+    for start, end in zip(starts, [*starts[1:], len(text) + 1]):
+        first = text.next_word(start, end - 1)
+        if first is not None:
+            yield first
+
+
+def _enumerator_kind(text: Text, k: int) -> str | None:
+    """The kind of enumerator word k is ("3." a number; "B)", "iv:" a letter), or None when it is none."""
+    word = text.tokens[k].text
+    if not (k + 1 < len(text) and text.tokens[k + 1].text in (".", ")", ":") and _ENUMERATOR.fullmatch(word)):
+        return None
+    return "number" if word.isdigit() else "letter"
 
 
 def _ending(text: Text, table: ChoiceTable):

@@ -13,9 +13,10 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
 * loglikelihood (multiple-choice) samples, one [logprob, is_greedy] per choice, become
   {"id", "choice", "n_choices", "continuation"}: the most likely choice. The evaluator takes its
   scored text when that is one of the item's labels (CaselawQA-style " A"), else the item's label
-  at the same position, after checking that the number of choices matches. When any logprob is NaN,
-  or the best one is shared by several choices (all `-inf`, two equal maxima), no choice is the
-  model's: "choice" is None and the item counts as no answer.
+  at the same position, after checking that the number of choices matches. A log-likelihood is a
+  finite number of at most 0 (the log of a probability); when any of a sample's is not (NaN, `inf`,
+  `-inf`, 1e309, or above 0), or the best one is shared by several choices (two equal maxima), no
+  choice is the model's: "choice" is None and the item counts as no answer.
 * a folder (the harness's --output_path): every samples_*.jsonl under it, one log per task, read
   together; an id in two files, or generations beside scored choices, is an error.
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_jsonl
+from baselines.evaluation.predictions import shown_id
 
 ID_FIELDS = ("id", "index", "idx")
 _BOOLEANS = {"true": True, "false": False}
@@ -44,7 +46,7 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
     for line, row in rows:
         key = _id_of(row, field, path, line)
         if key in seen:
-            raise DataError(f"duplicate id {key!r} (first on line {seen[key]})", path, line)
+            raise DataError(f"duplicate id {shown_id(key)} (first on line {seen[key]})", path, line)
         seen[key] = line
         answer = _answer(row, path, line)
         this_kind = "choice" if "choice" in answer else "raw"
@@ -75,7 +77,7 @@ def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
             if kind != first[0]:
                 raise DataError(f"mixed formats: {first[1]} holds {first[0]}, this file {kind}", path)
             if row["id"] in source:
-                raise DataError(f"duplicate id {row['id']!r} (also in {source[row['id']]})", path)
+                raise DataError(f"duplicate id {shown_id(row['id'])} (also in {source[row['id']]})", path)
             source[row["id"]] = path
             out.append(row)
     return out
@@ -148,8 +150,9 @@ def _answer(row: dict, path: Path, line: int) -> dict:
 
 
 def _best_choice(scores: list[float]) -> int | None:
-    """The position of the highest logprob; None when one is NaN or the highest is tied (all -inf)."""
-    if any(math.isnan(score) for score in scores):
+    """The position of the highest log-likelihood; None when one is no log-likelihood (NaN, infinite, or above 0:
+    a probability above 1, so the run that wrote it is broken) or the highest is tied."""
+    if not all(math.isfinite(score) and score <= 0 for score in scores):
         return None
     best = max(scores)
     return scores.index(best) if scores.count(best) == 1 else None
@@ -192,7 +195,7 @@ def _loglikelihood(item) -> tuple[float, bool] | None:
 
 def choice_label(row: dict, reference) -> str | None:
     """The chosen option's text when it is one of the item's labels (" A"), else the label at its position;
-    None when the log chose none (NaN or tied logprobs).
+    None when the log chose none (a value that is no log-likelihood, or tied ones).
 
     Mapping by position needs as many options in the log as the item has labels."""
     count, index = row.get("n_choices"), row.get("choice")
@@ -201,8 +204,8 @@ def choice_label(row: dict, reference) -> str | None:
     if row.get("continuation") in reference.labels:
         return row["continuation"]
     if count != len(reference.labels):
-        raise BaselinesError(f"id {reference.id}: the log scores {count} choices but the item has "
+        raise BaselinesError(f"id {shown_id(reference.id)}: the log scores {count} choices but the item has "
                              f"{len(reference.labels)} labels; cannot map the chosen option to a label")
     if not isinstance(index, int) or not 0 <= index < count:
-        raise BaselinesError(f"id {reference.id}: chosen option {index!r} is out of range")
+        raise BaselinesError(f"id {shown_id(reference.id)}: chosen option {index!r} is out of range")
     return reference.labels[index]

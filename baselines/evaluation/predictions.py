@@ -14,6 +14,17 @@ from baselines.core.io import read_jsonl
 
 BATCH_FORMATS = ("openai-batch", "anthropic-batch")
 FORMATS = ("auto", "jsonl", "lm-eval", *BATCH_FORMATS)  # a task may read formats of its own too (Task.formats)
+SHOWN_ID_CHARS = 60  # of an id in an error; the rest is counted, not shown
+
+
+def shown_id(value) -> str:
+    """An id as an error shows it: quoted and escaped as Python writes a string ('0\\n', not 0 and a line
+    break), cut after SHOWN_ID_CHARS characters with its length said ('abc...'... (1,000,000 characters)), so
+    the error stays one short line whatever the id holds."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= SHOWN_ID_CHARS:
+        return repr(text)
+    return f"{text[:SHOWN_ID_CHARS]!r}... ({len(text):,} characters)"
 
 
 def load_predictions(path: Path, fmt: str = "auto", task_name: str | None = None, id_prefix: str | None = None,
@@ -98,7 +109,7 @@ def _validated(rows: list[tuple[int, dict]], path: Path) -> list[dict]:
             raise DataError(f"mixed formats: earlier rows have '{kind}', this one '{has[0]}'", path, line)
         key = str(row["id"])
         if key in seen:
-            raise DataError(f"duplicate id {key!r} (first on line {seen[key]})", path, line)
+            raise DataError(f"duplicate id {shown_id(key)} (first on line {seen[key]})", path, line)
         seen[key] = line
         out.append({**row, "id": key})
     return out

@@ -11,6 +11,7 @@ from baselines.evaluation import metrics as M
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.continuation import GENERIC_OPENERS
 from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
+from baselines.evaluation.predictions import shown_id
 from baselines.core.records import Reference
 from baselines.registry import Task
 
@@ -38,7 +39,7 @@ class Result:
     producer: str = "ours"  # who produced the predictions: "ours" (a method of this package), "llm", or "other"
     variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
     meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
-    extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/extract.py)
+    extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/evaluation/extract.py)
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
@@ -93,7 +94,7 @@ def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
 
 @functools.lru_cache(maxsize=256)
 def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]):
-    from baselines.evaluation.answer_tokens import Matcher
+    from baselines.evaluation.answer_words import Matcher
 
     return Matcher(labels, dict(aliases))
 
@@ -124,8 +125,9 @@ def join(predictions: list[dict], references: list[Reference], missing: str) -> 
 
 
 def _show(ids: list[str], limit: int = 5) -> str:
-    shown = ", ".join(ids[:limit])
-    return shown + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
+    """The first `limit` ids, each quoted and cut (`shown_id`), and how many there are in all."""
+    shown = ", ".join(map(shown_id, ids[:limit]))
+    return shown + (f", ... ({len(ids):,} in all)" if len(ids) > limit else "")
 
 
 def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.Outcomes, list[dict]]:

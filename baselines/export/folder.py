@@ -1,13 +1,14 @@
 """The folder an export writes: an absolute, plain folder; names from data kept inside it; and a manifest of
-the export's own files, so that `--force` replaces an earlier export and never anyone else's files."""
+the export's own files, so that `--force` replaces an earlier export and never anyone else's files (the
+manifest is read as every output folder's is, see core/safe_write.py)."""
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path, PurePosixPath
 
-from baselines.core.errors import BaselinesError, DataError
-from baselines.core.io import read_json
+from baselines.core.errors import BaselinesError
+from baselines.core.safe_write import read_manifest
 
 MANIFEST = "export_manifest.json"  # the files an export wrote: --force replaces a folder holding only those
 README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
@@ -49,14 +50,11 @@ def check_target(out: Path, force: bool) -> None:
 def _exported_files(out: Path) -> set[str]:
     """The files (relative paths) that the earlier export in `out` lists in its manifest, the manifest included."""
     path = out / MANIFEST
-    if not path.is_file() or path.is_symlink():
+    files = read_manifest(out, MANIFEST) if path.is_file() and not path.is_symlink() else None
+    if files is None:
         raise BaselinesError(f"{out} is not an earlier export (no {MANIFEST})" + (
             ": it was written by an older release, which listed no files; remove it yourself, or choose another "
             "--out" if _older_export(out) else "; --force replaces only those: choose another --out"))
-    manifest = read_json(path)
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(files, list) or not all(isinstance(file, str) for file in files):
-        raise DataError('not an export manifest (expected {"files": [relative paths]})', path)
     return {*files, MANIFEST}
 
 

@@ -1,5 +1,5 @@
-"""Looking methods up in the one registry (baselines/registry.py: where a method's task, name and old names are
-written).
+"""Looking methods up in the one registry (baselines/registry.py: the methods each discovered benchmark declares,
+with their task, name and old names).
 
 Each entry names its class as 'module:Class', imported only when used; a registered class takes its
 `task` and `name` from there (baselines.methods.base.Method). Method names are kebab-case; an alias is
@@ -10,17 +10,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from baselines.core.errors import unknown_name
-from baselines.registry import METHOD_REGISTRY, Registered, get_task
+from baselines.registry import Registered, get_task, method_entries
 
-METHODS: dict[str, dict[str, str]] = {}  # task -> method name -> 'module:Class'
-for _entry in METHOD_REGISTRY:
-    METHODS.setdefault(_entry.task, {})[_entry.name] = _entry.target
+
+def method_table() -> dict[str, dict[str, str]]:
+    """Task -> method name -> 'module:Class', for every method of every discovered benchmark."""
+    table: dict[str, dict[str, str]] = {}
+    for entry in method_entries():
+        table.setdefault(entry.task, {})[entry.name] = entry.target
+    return table
 
 
 def registered(task: str, name: str) -> Registered:
     """The entry of method `name` (or one of its aliases) of `task`; an unknown name suggests the closest."""
     get_task(task)
-    entries = [entry for entry in METHOD_REGISTRY if entry.task == task]
+    entries = [entry for entry in method_entries() if entry.task == task]
     for entry in entries:
         if name in entry.spellings():
             return entry
@@ -30,13 +34,13 @@ def registered(task: str, name: str) -> Registered:
 def registration(klass: type) -> Registered | None:
     """The entry whose target is `klass`, or None for a class that is not registered."""
     target = f"{klass.__module__}:{klass.__qualname__}"
-    return next((entry for entry in METHOD_REGISTRY if entry.target == target), None)
+    return next((entry for entry in method_entries() if entry.target == target), None)
 
 
 def method_names(task: str) -> list[str]:
     """The method names of a task (without aliases), sorted."""
     get_task(task)
-    return sorted(entry.name for entry in METHOD_REGISTRY if entry.task == task)
+    return sorted(entry.name for entry in method_entries() if entry.task == task)
 
 
 def method_aliases(task: str, name: str) -> tuple[str, ...]:
@@ -75,7 +79,7 @@ def saved_model_folder(root: Path, task: str, system: str) -> Path:
 def other_spellings(task: str, system: str) -> list[str]:
     """`system` with its leading method name or alias replaced by each other spelling of that method."""
     out = []
-    for entry in METHOD_REGISTRY:
+    for entry in method_entries():
         if entry.task != task:
             continue
         for spelling in entry.spellings():

@@ -55,9 +55,10 @@ class Method:
 
     def save(self, folder: Path, extra: dict | None = None, records: dict | None = None) -> Path:
         """Write config.json, the fitted state and `records` (file name -> JSON document, such as the digests of
-        the items it was fit on) into `folder`, atomically replacing it."""
+        the items it was fit on) into `folder`, atomically replacing it: only a model folder (one that holds
+        config.json) or an empty one is replaced, and never through a symbolic link."""
         folder = Path(folder)
-        with atomic_path(folder) as tmp:
+        with atomic_path(folder, marker="config.json") as tmp:
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
             for name, document in (records or {}).items():

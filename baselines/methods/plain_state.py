@@ -170,12 +170,13 @@ def former_modules():
     import importlib
     import sys
 
-    from baselines.registry import FORMER_MODULES
+    from baselines.registry import former_modules as current_homes
 
-    added = [old for old in FORMER_MODULES if old not in sys.modules]
+    moved = current_homes()
+    added = [old for old in moved if old not in sys.modules]
     try:
         for old in added:
-            sys.modules[old] = importlib.import_module(FORMER_MODULES[old])
+            sys.modules[old] = importlib.import_module(moved[old])
         yield
     finally:
         for old in added:

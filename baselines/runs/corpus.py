@@ -219,3 +219,23 @@ class MemorySink:
 
     def write(self, record: dict) -> None:
         self.records.append(record)
+
+
+class StreamSink:
+    """Records as JSONL on a text stream (standard output): nothing to resume."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.notes: list[str] = []
+
+    def state(self, doc_id: str, digest: str) -> str:
+        return "new"
+
+    def write(self, record: dict) -> None:
+        self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        pass
+
+    discard = close

@@ -7,37 +7,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Iterable
 
-from baselines.core.errors import BaselinesError
+from baselines.core.dask_client import dask_client
 from baselines.runs.corpus import CorpusText, label_on_worker
 
 WORKER_WAIT_SECONDS = 60  # how long a run waits for the first worker to join the scheduler
 
 
-def connect(scheduler: str | None):
-    """A client of the Dask scheduler at `scheduler` with at least one worker; what is missing is said."""
-    if not scheduler:
-        raise BaselinesError("--backend dask needs a scheduler address: --scheduler tcp://HOST:PORT")
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise BaselinesError("--backend dask needs dask.distributed: pip install 'legal-baselines[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise BaselinesError(f"cannot reach the Dask scheduler {scheduler} ({type(exc).__name__}: {exc})") from None
-    try:
-        client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
-    except (TimeoutError, OSError):
-        client.close()
-        raise BaselinesError(f"the Dask scheduler {scheduler} has no worker (waited {WORKER_WAIT_SECONDS} s); "
-                             "start one with `dask worker " + scheduler + "`") from None
-    return client
-
-
 def dask_runner(task_name: str, options: dict, scheduler: str | None) -> Callable:
     """batches -> (batch, outcomes, unit) labelled on the cluster; at most two batches per worker thread are
     in flight, so memory stays bounded on both sides."""
-    client = connect(scheduler)
+    client = dask_client(scheduler, "--backend dask", worker_wait=WORKER_WAIT_SECONDS)
 
     def run(batches: Iterable[list[CorpusText]]):
         try:

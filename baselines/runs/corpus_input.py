@@ -7,11 +7,13 @@ import functools
 import glob
 import hashlib
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
+from baselines.core.io import loads_strict
 from baselines.core.errors import DataError
 
 MAX_TEXT_BYTES = 64 * 2**20  # a document larger than this is reported, not read
@@ -47,24 +49,42 @@ class Corpus:
         return self.read()
 
 
-def read_corpus(spec: str | Path, stdin=None) -> Corpus:
+def read_corpus(spec: str | Path, stdin=None, out: str | Path | None = None) -> Corpus:
     """The documents of INPUT: a text file, a folder of .txt files, a glob of text files, a .jsonl file of
-    {"id", "text"}, or "-" (JSONL on standard input). What names no document is a DataError."""
+    {"id", "text"}, or "-" (JSONL on standard input). What names no document is a DataError. A folder or a glob
+    never reads the output `out` (nor a file in it, nor its manifest), so an --out inside INPUT can be resumed."""
     spec = str(spec)
     if spec == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         return Corpus("stdin", [], None, lambda: jsonl_texts(stream, "<stdin>"))
     path = Path(spec)
     if path.is_dir():
-        return _files_corpus("folder", sorted(p for p in path.glob("*.txt") if p.is_file()), path)
+        return _files_corpus("folder", _inputs(path.glob("*.txt"), out), path)
     if path.is_file() and path.name.endswith(".jsonl"):
         return Corpus("jsonl", [path], _count_lines(path), lambda: _jsonl_file_texts(path))
     if path.is_file():
         return _files_corpus("text", [path], path)
     if any(character in spec for character in GLOB_CHARACTERS):
-        return _files_corpus("glob", sorted(Path(p) for p in glob.glob(spec) if Path(p).is_file()), spec)
+        return _files_corpus("glob", _inputs(map(Path, glob.glob(spec)), out), spec)
     raise DataError("no such file or folder (INPUT is a text file, a folder of .txt files, a glob, a .jsonl file "
                     "or - for JSONL on standard input)", spec)
+
+
+def _inputs(paths: Iterable[Path], out: str | Path | None) -> list[Path]:
+    """The files among `paths`, sorted, without what belongs to the output `out`: the output itself, what a
+    folder output holds, and the hidden files beside it that a run writes (.<name>.*: manifest, temporary)."""
+    files = sorted(path for path in paths if path.is_file())
+    if out is None or str(out) == "-":
+        return files
+    real = os.path.realpath(out)
+    folder, hidden = os.path.dirname(real), f".{os.path.basename(real)}."
+
+    def belongs(path: Path) -> bool:
+        found = os.path.realpath(path)
+        return (found == real or found.startswith(real + os.sep)
+                or (os.path.dirname(found) == folder and os.path.basename(found).startswith(hidden)))
+
+    return [path for path in files if not belongs(path)]
 
 
 def _files_corpus(kind: str, paths: list[Path], where) -> Corpus:
@@ -128,7 +148,7 @@ def jsonl_texts(handle, name: str) -> Iterator[CorpusText]:
             yield CorpusText(where, where, problem=f"larger than {MAX_TEXT_BYTES // 2**20} MiB")
             continue
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            obj = loads_strict(raw.decode("utf-8"))  # a key named twice is a document with a problem
         except UnicodeDecodeError:
             yield CorpusText(where, where, problem="not UTF-8 text")
             continue

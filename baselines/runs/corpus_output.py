@@ -5,9 +5,15 @@ Safe at any moment: a JSONL record is appended as one whole line, flushed and sy
 document, and a last line without its newline (a run killed while writing it) is cut off when the file is
 opened again; a folder's records are each written beside and renamed into place. A document whose text changed
 since it was written replaces its record (the JSONL file is rewritten beside and renamed), so an id is never
-written twice. One run writes an output at a time (a lock, refused at once)."""
+written twice. One run writes an output at a time (a lock, refused at once).
+
+An output is resumed only by the job that wrote it: its manifest (`.predict_manifest.json` in a folder output,
+`.<name>.predict_manifest.json` beside a JSONL one) records the task, the model's digest and the options that
+change the records, and another job is refused in one line naming the difference, before any work. A folder
+output holds records only where records go: any other `<id>.json` entry in it is refused, never replaced."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -17,23 +23,90 @@ from pathlib import Path
 from urllib.parse import quote
 
 from baselines.core.errors import BaselinesError, DataError
-from baselines.core.io import writable_target
+from baselines.core.io import read_json, writable_target, write_json
+from baselines.runs.corpus import StreamSink
 
 RECORD_FIELDS = ("id", "digest")
 FOLDER_TMP = re.compile(r"\..+\.json\.[0-9]+\.tmp")
+MANIFEST = "predict_manifest.json"  # .<MANIFEST> in a folder output, .<name>.<MANIFEST> beside a JSONL output
+WRITTEN_BY = "baselines predict"
 
 
-def open_output(out: str | Path | None, inputs=()):
+def open_output(out: str | Path | None, inputs=(), job: dict | None = None):
     """The sink for --out: "-" or None is standard output, a name ending in .jsonl a JSONL file, anything else a
-    folder; a device, a FIFO or one of the inputs is refused before any work."""
+    folder; a device, a FIFO or one of the inputs is refused before any work, and so is an output that another
+    job wrote (`job`: what predict_job in baselines.cli.corpus returns)."""
     if out is None or str(out) == "-":
         return StreamSink(sys.stdout)
     target = writable_target(Path(out), inputs=inputs)
     if Path(out).name.endswith(".jsonl"):
-        return JsonlSink(target)
+        return JsonlSink(target, job)
     if target.exists() and not target.is_dir():
         raise DataError("is a file but not a .jsonl one: --out takes a .jsonl file or a folder", out)
-    return FolderSink(target)
+    return FolderSink(target, job)
+
+
+def job_difference(had: dict, asked: dict, out) -> str | None:
+    """How the job that labelled `out` (its manifest) differs from the one asked, in one line; None: the same."""
+    if had.get("task") != asked["task"]:
+        return f"{out} was labelled by task {had.get('task')}, not {asked['task']}; use another --out"
+    if had.get("model_sha256") != asked["model_sha256"]:
+        old, new = str(had.get("model_sha256"))[:12], asked["model_sha256"][:12]
+        if had.get("model") == asked["model"]:
+            return (f"the model in {asked['model']} changed since {out} was labelled (sha256 {old}, now {new}); "
+                    "use another --out")
+        return (f"{out} was labelled by another model: {had.get('model')} (sha256 {old}), asked: {asked['model']} "
+                f"(sha256 {new}); use another --out")
+    had_options, asked_options = had.get("options") or {}, asked["options"]
+    for flag in sorted(set(had_options) | set(asked_options)):
+        if had_options.get(flag) != asked_options.get(flag):
+            return (f"{flag} differs: {out} has {had_options.get(flag, 'none')}; asked: "
+                    f"{asked_options.get(flag, 'none')} (the same {flag} resumes it; else use another --out)")
+    return None
+
+
+class Resumable:
+    """What the JSONL and folder outputs share: the manifest of their job, checked when they open (after their
+    records are read into `digests`, id -> digest) and written before their first record."""
+
+    digests: dict
+
+    def check_job(self, manifest: Path, job: dict | None, out: Path) -> None:
+        """Refuse an output that another job labelled, or whose records no manifest describes. A manifest
+        without records is replaced (nothing was labelled under it); no job: nothing checked (a lock holder)."""
+        self.manifest, self.job, self.marked = manifest, job, job is None
+        had = _manifest(manifest) if job is not None else None
+        if job is None or not self.digests:
+            return
+        if had is None:
+            raise DataError(f"holds records but no record of the task, model and options that labelled them "
+                            f"({manifest.name} is missing: written by an earlier version, or copied without it); "
+                            "use another --out", out)
+        difference = job_difference(had, job, out)
+        if difference:
+            raise BaselinesError(difference)
+        self.marked = had == {"written_by": WRITTEN_BY, **job}
+
+    def mark(self) -> None:
+        """Write the manifest of this run's job, once, before its first record."""
+        if not self.marked:
+            write_json(self.manifest, {"written_by": WRITTEN_BY, **self.job})
+            self.marked = True
+
+    def state(self, doc_id: str, digest: str) -> str:
+        known = self.digests.get(doc_id)
+        return "new" if known is None else "done" if known == digest else "changed"
+
+
+def _manifest(path: Path) -> dict | None:
+    """The job recorded in a manifest; None when there is none; anything else there is refused."""
+    if not path.exists():
+        return None
+    had = read_json(path)
+    if not isinstance(had, dict) or had.get("written_by") != WRITTEN_BY or not isinstance(had.get("options"), dict):
+        raise DataError("is not a manifest of `baselines predict`: this output is not one of its outputs; "
+                        "use another --out", path)
+    return had
 
 
 def _line(record: dict) -> bytes:
@@ -53,45 +126,30 @@ def _locked(handle, path: Path) -> None:
                              "finish or choose another --out") from None
 
 
-class StreamSink:
-    """Records as JSONL on a text stream (standard output): nothing to resume."""
+class JsonlSink(Resumable):
+    """One record per line, appended; resumed from the records already there, by the job that wrote them."""
 
-    def __init__(self, stream):
-        self.stream = stream
-        self.notes: list[str] = []
-
-    def state(self, doc_id: str, digest: str) -> str:
-        return "new"
-
-    def write(self, record: dict) -> None:
-        self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        pass
-
-
-class JsonlSink:
-    """One record per line, appended; resumed from the records already there."""
-
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, job: dict | None = None):
         self.path = Path(path)
+        self.created = not self.path.exists()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.handle = open(self.path, "ab")
         _locked(self.handle, self.path)
         self.notes: list[str] = []
+        try:
+            self.digests, whole = self._read()
+            self.check_job(self.path.with_name(f".{self.path.name}.{MANIFEST}"), job, self.path)
+        except BaseException:
+            self.handle.close()
+            raise
+        self._cut(whole)
         leftover = re.compile(rf"\.{re.escape(self.path.name)}\.[0-9]+\.tmp")  # of a run killed while replacing
         for path in self.path.parent.iterdir():
             if leftover.fullmatch(path.name):
                 path.unlink()
-        try:
-            self.digests = self._read()
-        except BaselinesError:
-            self.handle.close()
-            raise
 
-    def _read(self) -> dict[str, str]:
-        """id -> digest of every whole record; a trailing partial line is cut off."""
+    def _read(self) -> tuple[dict[str, str], int]:
+        """(id -> digest of every whole record, the bytes they take): a trailing partial line is not one."""
         digests, whole = {}, 0
         with open(self.path, "rb") as handle:
             for number, raw in enumerate(handle, start=1):
@@ -101,18 +159,18 @@ class JsonlSink:
                 if raw.strip():
                     record = _record(raw, self.path, number)
                     digests[record["id"]] = record["digest"]
+        return digests, whole
+
+    def _cut(self, whole: int) -> None:
+        """Cut off a partial last line (of a run killed while writing it)."""
         size = self.path.stat().st_size
         if size > whole:
             os.truncate(self.path, whole)
             self.notes.append(f"{self.path}: cut off a partial last line ({size - whole} bytes) that an interrupted "
                               "run left; its document is labelled again")
-        return digests
-
-    def state(self, doc_id: str, digest: str) -> str:
-        known = self.digests.get(doc_id)
-        return "new" if known is None else "done" if known == digest else "changed"
 
     def write(self, record: dict) -> None:
+        self.mark()
         if record["id"] in self.digests:
             self._replace(record)
         else:
@@ -141,6 +199,12 @@ class JsonlSink:
     def close(self) -> None:
         self.handle.close()
 
+    def discard(self) -> None:
+        """Close, removing the file if this run created it and wrote nothing (the model could not load)."""
+        if self.created and not self.digests:
+            self.path.unlink(missing_ok=True)
+        self.close()
+
 
 def _record(raw: bytes, path: Path, number: int) -> dict:
     """A line of an earlier run's output; anything else there is refused (it is not ours to extend)."""
@@ -148,24 +212,69 @@ def _record(raw: bytes, path: Path, number: int) -> dict:
         record = json.loads(raw)
     except (ValueError, RecursionError):
         record = None
-    if not isinstance(record, dict) or not all(isinstance(record.get(key), str) for key in RECORD_FIELDS):
+    if not _is_record(record):
         raise DataError("is not a record of `baselines predict` (a JSON object with id and digest): this file is "
                         "not an output of it; choose another --out", path, number)
     return record
 
 
-class FolderSink:
-    """One <id>.json per document (its record on one line); resumed from the files already there."""
+def _is_record(obj) -> bool:
+    return isinstance(obj, dict) and all(isinstance(obj.get(key), str) for key in RECORD_FIELDS)
 
-    def __init__(self, folder: Path):
+
+class FolderSink(Resumable):
+    """One <id>.json per document (its record on one line); resumed from the records already there, by the job
+    that wrote them. Any other <id>.json entry (a file predict did not write, a folder) is refused on opening:
+    what is not a record is never replaced. Other files (no .json name, hidden) are left alone."""
+
+    def __init__(self, folder: Path, job: dict | None = None):
         self.folder = Path(folder)
+        self.created = not self.folder.exists()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.lock = os.open(self.folder, os.O_RDONLY)  # the folder itself is locked
         _locked(self.lock, self.folder)
         self.notes: list[str] = []
+        try:
+            self.digests = self._read()
+            self.check_job(self.folder / f".{MANIFEST}", job, self.folder)
+        except BaseException:
+            os.close(self.lock)
+            raise
         for leftover in self.folder.iterdir():  # half-written records of a killed run: nobody else writes here
-            if FOLDER_TMP.fullmatch(leftover.name):
+            if FOLDER_TMP.fullmatch(leftover.name) and leftover.is_file():
                 leftover.unlink()
+
+    def _read(self) -> dict[str, str]:
+        """id -> digest of the records here; an entry where a record would go that is not one is refused."""
+        digests, strangers = {}, []
+        for path in sorted(self.folder.iterdir()):
+            if path.name.startswith(".") or not path.name.endswith(".json"):
+                continue  # never the name of a record
+            record = self._record_in(path)
+            if record is None:
+                strangers.append(path)
+            else:
+                digests[record["id"]] = record["digest"]
+        if strangers:
+            what = ("is a folder where a record of `baselines predict` would go" if strangers[0].is_dir() else
+                    "not a record of `baselines predict` (a folder --out holds only its <id>.json records)")
+            more = f" ({len(strangers) - 1} more here: {', '.join(p.name for p in strangers[1:])})"
+            raise DataError(f"{what}: refusing to replace it{more if strangers[1:] else ''}; move it or use another "
+                            "--out", strangers[0])
+        return digests
+
+    def _record_in(self, path: Path) -> dict | None:
+        """The record a file holds when it is the one of the id its name gives, else None."""
+        if not path.is_file():
+            return None
+        try:
+            record = json.loads(path.read_bytes())
+        except (ValueError, RecursionError):
+            return None
+        try:
+            return record if _is_record(record) and self.file_of(record["id"]).name == path.name else None
+        except DataError:  # an id too long to name a file
+            return None
 
     def file_of(self, doc_id: str) -> Path:
         name = quote(doc_id, safe="")
@@ -176,23 +285,30 @@ class FolderSink:
         return self.folder / f"{name}.json"
 
     def state(self, doc_id: str, digest: str) -> str:
-        path = self.file_of(doc_id)
-        if not path.is_file():
-            return "new"
-        try:
-            known = json.loads(path.read_bytes()).get("digest")
-        except (ValueError, AttributeError):
-            return "changed"
-        return "done" if known == digest else "changed"
+        self.file_of(doc_id)  # an id that cannot name a file is refused here, as a bad document
+        return super().state(doc_id, digest)
 
     def write(self, record: dict) -> None:
+        self.mark()
         path = self.file_of(record["id"])
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(_line(record))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as handle:
+                handle.write(_line(record))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # nothing half-written is left behind
+            raise
+        self.digests[record["id"]] = record["digest"]
 
     def close(self) -> None:
         os.close(self.lock)
+
+    def discard(self) -> None:
+        """Close, removing the folder if this run created it and wrote nothing (the model could not load)."""
+        self.close()
+        if self.created and not self.digests:
+            with contextlib.suppress(OSError):
+                self.folder.rmdir()

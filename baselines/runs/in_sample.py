@@ -1,23 +1,34 @@
 """In-sample checks by content: what a model was fit on, and how the items it is scored on overlap it.
 
 A saved model keeps, in FIT_ITEMS_FILE beside its config.json, the digests of the ids and of the texts of the items
-it was fit on (`ids`, `texts`: DIGEST_HEX hex digits of sha256 per distinct item, sorted, concatenated).
-A scored item of the same text as a fitted one is in-sample, whatever the split or file names; ids alone
-decide nothing (files that number their items reuse the same ids for other items).
+it was fit on (`ids`, `texts`: DIGEST_HEX hex digits of sha256 per distinct item, sorted, concatenated), and of
+their normalised units and documents (overlap.fit_units). A scored item of the same text as a fitted one is
+in-sample, whatever the split or file names, and so is a run whose units overlap the fitted ones past
+overlap.OVERLAP_LIMIT (copies cut, reordered or lightly edited); ids alone decide nothing (files that number
+their items reuse the same ids for other items). Either is refused unless the caller allows it (--allow-overlap),
+and the run then states its overlap. A model saved before the units were kept is checked on whole items only,
+and says so.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json
+from baselines.runs.overlap import OVERLAP_VERSION, UNIT_HEX, describe, fit_units, measure
 from baselines.runs.results_store import PREDICTIONS_FILE, RESULTS_FILE
 
 FIT_ITEMS_FILE = "fit_items.json"
 DIGEST_HEX = 16  # hex digits (8 bytes) of sha256 kept per item
 NOT_CHECKED = ("the model records no digests of its training items (saved by an earlier release): "
                "only its split name was checked")
+_HEX_UNITS = re.compile(f"(?:[0-9a-f]{{{UNIT_HEX}}})*")
+_HEX_SKETCH = re.compile("(?:[0-9a-f]{8})*")  # 32-bit shingle hashes
+WHOLE_ITEMS_ONLY = ("the model records no digests of its training units (saved by an earlier release): only "
+                    "whole items of the same text were looked for, not copies cut or edited; retrain it to "
+                    "measure them")
 
 
 def digest_of(text: str) -> str:
@@ -50,11 +61,12 @@ def text_digests(records) -> list[str]:
     return digests
 
 
-def item_digests(records) -> dict[str, str]:
-    """{"ids", "texts"}: the distinct digests of the records' ids and of their texts, each sorted and
-    concatenated: the compact set a model keeps of the items it was fit on."""
+def item_digests(records) -> dict:
+    """{"ids", "texts", and overlap.fit_units' keys}: the distinct digests of the records' ids and of their
+    texts, each sorted and concatenated, and of their units and documents: the compact set a model keeps of the
+    items it was fit on."""
     return {"ids": "".join(sorted({digest_of(str(record.id)) for record in records})),
-            "texts": "".join(sorted(set(text_digests(records))))}
+            "texts": "".join(sorted(set(text_digests(records)))), **fit_units(records)}
 
 
 def _digest_set(packed: str) -> set[str]:
@@ -77,36 +89,66 @@ def saved_fit(folder: Path | None) -> dict:
     trained_on = read_json(Path(folder) / "config.json").get("trained_on") or {}
     digests = Path(folder) / FIT_ITEMS_FILE
     fitted = read_json(digests) if digests.is_file() else {}
-    if not isinstance(fitted, dict) or not all(isinstance(fitted.get(key, ""), str) for key in ("ids", "texts")):
-        raise DataError('expected {"ids": "<hex digests>", "texts": "<hex digests>"}', digests)
+    if not _readable_fit_items(fitted):
+        raise DataError('expected {"ids", "texts", "units": "<hex digests>", "documents": ["<hex sketch>", ...], '
+                        '"sketch_size": <int>}', digests)
     return {**trained_on, **fitted}
 
 
-def train_overlap(folder: Path | None, records, *, split: str | None) -> dict:
-    """What the figures say of the scored items' overlap with the items the model in `folder` was fit on;
-    any overlap is refused. A model without digests (an earlier release) is checked by `split` name only."""
+def _readable_fit_items(fitted) -> bool:
+    """Whether a FIT_ITEMS_FILE holds digests of the expected shape (the unit and sketch keys are optional:
+    files of earlier releases lack them)."""
+    if not isinstance(fitted, dict) or not all(isinstance(fitted.get(key, ""), str) for key in ("ids", "texts")):
+        return False
+    units, sketches, size = fitted.get("units", ""), fitted.get("documents", []), fitted.get("sketch_size", 1)
+    return (isinstance(units, str) and _HEX_UNITS.fullmatch(units) is not None and isinstance(sketches, list)
+            and all(isinstance(sketch, str) and _HEX_SKETCH.fullmatch(sketch) for sketch in sketches)
+            and isinstance(size, int) and not isinstance(size, bool) and size > 0)
+
+
+def train_overlap(folder: Path | None, records, *, split: str | None, allow_overlap: bool = False) -> dict:
+    """What the figures say of the scored items' overlap with the items the model in `folder` was fit on: the
+    same items, or units past the limit, are refused unless `allow_overlap`. A model without digests (an
+    earlier release) is checked by `split` name only, one without unit digests on whole items only."""
     if folder is None or not (Path(folder) / "config.json").is_file():  # a stateless method: fit on nothing
         return {"checked": True, "overlapping": 0, "train_items": 0}
     trained_on = saved_fit(folder)
     if "texts" not in trained_on:
+        report = {"checked": False, "reason": NOT_CHECKED}
         if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
-            raise in_sample_error(folder, f"was fit on the {split} split itself")
-        return {"checked": False, "reason": NOT_CHECKED}
+            return _past_limit(folder, report, f"was fit on the {split} split itself", allow_overlap)
+        return report
     same_text, same_id = overlap_with(trained_on, records)
+    report = {"checked": True, "overlapping": len(same_text), "train_items": len(trained_on["texts"]) // DIGEST_HEX,
+              "same_id_other_text": len(same_id), "model": str(Path(folder).resolve()),
+              "fit_set": digest_of(trained_on["texts"])}
+    if trained_on.get("overlap_version") == OVERLAP_VERSION:
+        report.update(measure(trained_on, records))
+    else:
+        report["note"] = WHOLE_ITEMS_ONLY
     if same_text:
-        raise in_sample_error(folder, f"was fit on {len(same_text)} of the {len(records)} scored items (the same "
-                                      f"text; e.g. id {same_text[0]!r})")
-    return {"checked": True, "overlapping": 0, "train_items": len(trained_on["texts"]) // DIGEST_HEX,
-            "same_id_other_text": len(same_id), "model": str(Path(folder).resolve()),
-            "fit_set": digest_of(trained_on["texts"])}
+        return _past_limit(folder, report, f"was fit on {len(same_text)} of the {len(records)} scored items (the "
+                                           f"same text; e.g. id {same_text[0]!r})", allow_overlap)
+    if report.get("over_limit"):
+        return _past_limit(folder, report, f"was fit on {describe(report)}, over the {report['threshold']:.0%} "
+                                           "limit", allow_overlap)
+    return report
+
+
+def _past_limit(folder: Path, report: dict, what: str, allow_overlap: bool) -> dict:
+    """The report of a run past the limit, marked as allowed; refused unless `allow_overlap`."""
+    if not allow_overlap:
+        raise in_sample_error(folder, what)
+    return {**report, "allowed": True, "allowed_past": what}
 
 
 def in_sample_error(folder: Path, what: str) -> BaselinesError:
     return BaselinesError(f"{folder} {what}: scoring it there would be an in-sample figure. Evaluate with --cv K, "
-                          "or on items it was not fit on")
+                          "or on items it was not fit on, or give --allow-overlap to write the run with its overlap "
+                          "stated beside its figures")
 
 
-def writer_overlap(predictions: Path, records) -> dict | None:
+def writer_overlap(predictions: Path, records, allow_overlap: bool = False) -> dict | None:
     """For the predictions file of an eval run (beside that run's results file, which names the model): the
     scored items' overlap with the items of the model that wrote it, refused like eval's; None for any other."""
     beside = Path(predictions).parent / RESULTS_FILE
@@ -119,4 +161,4 @@ def writer_overlap(predictions: Path, records) -> dict | None:
         return None
     if digest_of(saved_fit(folder).get("texts", "")) != fit_set:
         return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
-    return train_overlap(folder, records, split=None)
+    return train_overlap(folder, records, split=None, allow_overlap=allow_overlap)

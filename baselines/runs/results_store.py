@@ -20,11 +20,13 @@ from pathlib import Path
 from baselines.core.config import with_former_defaults
 from baselines.core.errors import BaselinesError
 from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
+from baselines.core.safe_write import check_replaceable_folder
 from baselines.core.paths import results_root
 
 SYSTEM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+@=-]*")
 MAX_NAME = 100  # characters of a system name: a folder name, with room for the hidden temporaries beside it
 RESULTS_FILE, SAMPLES_FILE, PREDICTIONS_FILE = "results.json", "samples.jsonl", "predictions.jsonl"
+MODEL_FILE = "config.json"  # what marks a model folder (methods/base.py writes it)
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,11 @@ def _as_json(value):
     return json.loads(json.dumps(value)) if value is not None else None
 
 
-def check_writable(folder: Path) -> None:
-    """Fail before any work when an output folder (results or model) cannot be created or written."""
+def check_writable(folder: Path, markers: tuple[str, ...] = (RESULTS_FILE, MODEL_FILE)) -> None:
+    """Fail before any work when an output folder (results or model) cannot be created or written, or may not
+    be replaced: a symbolic link (replacing it would empty the folder it names), a file, or a folder that
+    holds none of `markers` (results.json for a run, config.json for a model), written by someone else."""
+    check_replaceable_folder(folder, markers)
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
@@ -131,8 +136,9 @@ def check_writable(folder: Path) -> None:
 def write_run(folder: Path, result: dict, samples: list[dict], predictions: list[dict] | None,
               check: Callable[[], None] | None = None) -> Path:
     """The whole run folder, written to a temporary folder first and renamed into place; `check` (whether
-    the folder may still be replaced) runs under the lock of that rename."""
-    with atomic_path(folder, check) as tmp:
+    the folder may still be replaced) runs under the lock of that rename, after the check that the folder
+    there is a run folder (it holds results.json) and no symbolic link."""
+    with atomic_path(folder, check, marker=RESULTS_FILE) as tmp:
         tmp.mkdir(parents=True)
         if predictions is not None:
             write_jsonl(tmp / PREDICTIONS_FILE, predictions)

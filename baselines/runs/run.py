@@ -18,8 +18,8 @@ from baselines.core.paths import data_root, models_root
 from baselines.evaluation.batch_files import check_failed_requests
 from baselines.evaluation.predictions import FORMATS, load_predictions
 from baselines.core.provenance import peak_memory_mib, run_meta
-from baselines.runs.results_store import (Variant, check_replace, check_system_name, check_writable, references_digest, run_folder,
-                            write_run)
+from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_replace, check_system_name,
+                                          check_writable, references_digest, run_folder, write_run)
 from baselines.registry import TASKS, Task, get_task
 
 PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
@@ -53,7 +53,7 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     task = get_task(task_name)
     method = build_method(task_name, method_name, config, overrides)
     folder = models_root(models_dir) / task_name / check_system_name(name or canonical_name(task_name, method_name))
-    check_writable(folder)  # before the work, not after it
+    check_writable(folder, (MODEL_FILE,))  # before the work, not after it: only a model folder is replaced
     split = task.train_split or task.eval_split
     records = load_split(task, data_dir, split, train_file, **(load_options or {}))
     val = None
@@ -79,6 +79,7 @@ def saved_model(task: Task, method_name: str, *, model: Path | None, models_dir,
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
                   config: Path | None, overrides: dict | None) -> Method:
     """A saved model when one exists (or is given); stateless methods are built from their config."""
+    resolve_config(method_class(task.name, method_name), task.name, method_name, config, overrides)  # bad values first
     folder = saved_model(task, method_name, model=model, models_dir=models_dir, name=name)
     if folder is None:
         return build_method(task.name, method_name, config, overrides)
@@ -111,8 +112,11 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
              test_file: Path | None = None, model: Path | None = None, config: Path | None = None,
              overrides: dict | None = None, models_dir=None, results_dir=None, name: str | None = None,
              cv: int | None = None, seed: int = 0, missing: str = "error", load_options: dict | None = None,
-             force: bool = False, segmenter: str | None = None) -> tuple[Result, Path]:
+             force: bool = False, segmenter: str | None = None, allow_overlap: bool = False) -> tuple[Result, Path]:
     """Predict a split (or a file) with a method, score it, and write the run under results/<task>/<system>/.
+
+    A saved model scored on the items it was fit on, or on units overlapping them past the limit, is refused
+    unless `allow_overlap` (baselines.runs.in_sample); the run states the overlap measured either way.
 
     With `segmenter`, the method labels the raw text cut by that segmenter (end to end), and is scored
     on the gold sentences; a gold sentence that no predicted sentence overlaps counts as wrong."""
@@ -130,7 +134,7 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
     overlap = dict(OUT_OF_FOLD) if cv is not None else train_overlap(
         saved_model(task, method_name, model=model, models_dir=models_dir, name=name), records,
-        split=None if test_file else split)  # refused before any work when the model was fit on these items
+        split=None if test_file else split, allow_overlap=allow_overlap)  # refused before any work when in-sample
     references = task.references(records)
     variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
                       seed=seed if cv is not None else None, test_file=Path(test_file).name if test_file else None,
@@ -193,7 +197,7 @@ def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored
     """The run folder, checked before any work (a plain name, writable, not replacing a scored run), and the
     replace check again, for write_run to repeat under its lock: another command may write the folder meanwhile."""
     folder = run_folder(task, system, variant, results_dir)
-    check_writable(folder)
+    check_writable(folder, (RESULTS_FILE,))  # only a run folder is replaced
     recheck = functools.partial(check_replace, folder, scored=scored, force=force, variant=variant, config=config)
     recheck()
     return folder, recheck
@@ -229,8 +233,11 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
           name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
           test_file: Path | None = None, load_options: dict | None = None,
           lm_eval_options: dict | None = None, producer: str | None = None,
-          force: bool = False) -> tuple[Result, Path]:
+          force: bool = False, allow_overlap: bool = False) -> tuple[Result, Path]:
     """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation.
+
+    Predictions written by `eval` are checked against the training items of the model that wrote them, as eval
+    checks them (refused past the limit unless `allow_overlap`).
 
     `fmt` is one of the generic formats (auto, jsonl, lm-eval) or one of the task's own (Task.formats)."""
     started = time.time()
@@ -251,7 +258,7 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
         default_name = _stem(Path(predictions_path))
     references = task.references(records)
     check_failed_requests(predictions, missing)
-    overlap = writer_overlap(Path(predictions_path), records)
+    overlap = writer_overlap(Path(predictions_path), records, allow_overlap)
     variant = Variant(split=None if test_file else split, references=references_digest(references),
                       test_file=Path(test_file).name if test_file else None)
     system = name or default_name

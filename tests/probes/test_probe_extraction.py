@@ -12,6 +12,7 @@ from conftest import run_results
 from typer.testing import CliRunner
 
 from baselines.evaluation import extract
+from baselines.evaluation.answer_tokens import Text
 from baselines.cli import app
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.scoring import answer_and_rule
@@ -151,3 +152,48 @@ def test_case_14_generations_over_the_limit_are_refused_naming_the_id(tmp_path, 
     assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
     assert "at most 2,000,000" in result.output
     assert not (results_root() / "scalr" / "huge").exists()
+
+
+WORD_TESTS = ("is_word", "is_break", "previous_word", "_glued", "strong")  # what Text looks at, word by word
+
+
+@pytest.fixture
+def word_tests(monkeypatch):
+    """Calls of each of Text's word-by-word tests during the test, by name."""
+    calls = dict.fromkeys(WORD_TESTS, 0)
+    for name in WORD_TESTS:
+        real = getattr(Text, name)
+
+        def counted(self, *args, _name=name, _real=real):
+            calls[_name] += 1
+            return _real(self, *args)
+        monkeypatch.setattr(Text, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize("raw, expected", [
+    (flood("( A ) "), ("0", "leading")),
+    (flood("(A) "), ("0", "leading")),
+    ("The answer is " + flood("( A ) "), ("0", "answer_is")),
+])
+def test_a_1_mb_flood_of_labels_answered_at_its_start_is_read_in_a_bounded_number_of_word_tests(word_tests, raw,
+                                                                                                 expected):
+    """An answer found at the start of 1 MB of "( A ) ( A ) ..." looks at a few words, not at each of them (once
+    100,000 word tests for the line openings and 33,000 for the words standing as labels)."""
+    assert extract_with_rule(raw, SCALR, ALIASES) == expected
+    assert sum(word_tests.values()) < 50, word_tests
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("The answer is " + flood("A or ", 200_000), ("0", "answer_is")),
+    (flood("A, ", 200_000), ("0", "ending")),
+    ("The answer is " + flood("A, ", 200_000), ("0", "answer_is")),
+])
+def test_a_long_list_of_one_label_is_walked_once(word_tests, raw, expected):
+    """200 KB of "A or A or ..." names one label, which takes reading the whole list: each word test runs at most
+    once per label word (twice, and a break test per token, before), and a different label at the end of the
+    list still makes it several."""
+    labels = raw.count("A")
+    assert extract_with_rule(raw, SCALR, ALIASES) == expected
+    assert max(word_tests.values()) <= labels + 10, (word_tests, labels)
+    assert extract_with_rule(raw + " or B.", SCALR, ALIASES)[0] is None

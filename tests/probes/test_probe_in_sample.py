@@ -126,6 +126,11 @@ def test_a_model_saved_without_digests_falls_back_to_the_split_name(tmp_path):
     assert run("eval", "scalr", "--method", "majority", "--test-file", test_file).exit_code == 0
     overlap = run_results("scalr", "majority")["meta"]["train_overlap"]
     assert overlap["checked"] is False and "earlier release" in overlap["reason"]
+    result = run("eval", "scalr", "--method", "majority", "--data-dir", data, "--allow-overlap")
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "results" / "scalr" / "majority" / "test" / "results.json"
+    overlap = json.loads(written.read_text())["meta"]["train_overlap"]
+    assert overlap["allowed"] is True and "test split itself" in overlap["allowed_past"]
 
 
 def test_cross_validation_and_stateless_methods_are_unchanged(tmp_path):

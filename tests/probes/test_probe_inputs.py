@@ -14,6 +14,7 @@ from baselines.cli import app
 from baselines.tasks.scalr.data import load_scalr
 from baselines.core.errors import DataError
 from baselines.core.source_text import SourceText
+from conftest import refused, run_results
 
 runner = CliRunner()
 FIELDS = ["index", "question", "choice_0", "choice_1", "choice_2", "choice_3", "choice_4", "answer"]
@@ -26,15 +27,6 @@ def invoke(*args):
     return runner.invoke(app, [str(arg) for arg in args])
 
 
-def refused(result, *words):
-    """Exit 2 with one line on stderr that says each of `words`, and no traceback."""
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert result.exit_code == 2, result.output
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def scalr_rows(n: int) -> list[dict]:
@@ -229,10 +221,16 @@ def test_bad_candidate_grids_are_refused_before_any_work(tmp_path, setting, word
 
 
 def test_null_resets_a_parameter_whose_default_is_null(tmp_path):
-    """`--set stop_words=null` sets the value null (its default), never silently dropped."""
+    """`--set stop_words=null` sets the value null (its default), never silently dropped: over a --config that
+    says 'english', the run uses and records null."""
     test_file = write_tsv(tmp_path / "test.tsv", scalr_rows(3))
-    result = invoke("eval", "scalr", "--method", "tfidf", "--test-file", test_file, "--set", "stop_words=null")
+    config = tmp_path / "config.yaml"
+    config.write_text("stop_words: english\n")
+    result = invoke("eval", "scalr", "--method", "tfidf", "--test-file", test_file, "--config", config,
+                    "--set", "stop_words=null")
     assert result.exit_code == 0, result.output
+    recorded = run_results("scalr", "tfidf")["meta"]["config"]
+    assert "stop_words" in recorded and recorded["stop_words"] is None, recorded
 
 
 @pytest.mark.parametrize("text, words", [
@@ -269,6 +267,9 @@ def test_a_long_test_file_name_gets_a_short_run_folder(tmp_path):
     test_file = write_tsv(tmp_path / ("t" * 200 + ".tsv"), scalr_rows(3))
     result = invoke("eval", "scalr", "--method", "tfidf", "--test-file", test_file)
     assert result.exit_code == 0, result.output
+    (run_folder,) = (tmp_path / "results" / "scalr" / "tfidf").iterdir()
+    assert len(run_folder.name) < len(test_file.name), run_folder.name
+    assert run_results("scalr", "tfidf")["n"] == 3
 
 
 def test_an_over_long_generation_is_refused_naming_its_id(tmp_path):

@@ -1,0 +1,63 @@
+"""CaselawQA (Lawma): Supreme Court Database variables of court opinions, one multiple-choice task each. The
+benchmark declares itself here (`BENCHMARK`, found through the legal_baselines.benchmarks entry point); its code
+is in this folder, imported only when used."""
+from __future__ import annotations
+
+from baselines.core.lazy import lazy_function
+from baselines.registry import Benchmark, ExternalFormat, SpeedTexts, Task, choice_references
+
+BENCHMARK = Benchmark(
+    task=Task(
+        name="caselawqa",
+        answer_type="classification",
+        description="CaselawQA (Lawma): SCDB/Songer variables of court opinions, one multiple-choice task each",
+        load=lazy_function("baselines.tasks.caselawqa.data:load_caselawqa"),
+        references=choice_references,
+        splits=("train", "val", "test"), eval_split="test", train_split="train",
+        metrics=("mean_task_accuracy", "accuracy"), main_metric="mean_task_accuracy",
+        default_method="linear",
+        numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers for tasks "
+                  "of more than 26 choices (7 reads 007)",
+        continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers"),
+        grouped=True, per_label=False,
+        supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
+        group_name="task", supergroup_name="court", breakdowns=("per_supergroup", "per_group"),
+        headline_versus="linear",
+        bootstrap_unit="items within each CaselawQA task",
+        download=lazy_function("baselines.tasks.caselawqa.download:download_caselawqa"),
+        export=lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
+        predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller"),
+        formats={"lawma": ExternalFormat(
+            read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
+            help="a folder of Lawma's released <task>.json responses, or one such file",
+            summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))},
+        speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
+                               label="CaselawQA opinion chunks",
+                               help="opinion chunks as embed-linear encodes them (128 tokens)", max_seq_length=128),
+        plain_classes={"Head": "baselines.tasks.caselawqa.heads:Head"},
+        options={
+            "--subtasks": "comma-separated subset of its task names",
+            "--backend": "per-task jobs: loky | threading | sequential | dask",
+            "--scheduler": "Dask scheduler for --backend dask, e.g. tcp://HOST:8786",
+            "--scatter": "system plotted per task against the reference (default: the best other)",
+            "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
+            "--prompt": "lawma (the default and only one: our prompt is Lawma's)",
+        },
+        published="baselines.tasks.caselawqa:published.yaml",
+    ),
+    methods={
+        "majority": "baselines.tasks.caselawqa.majority:CaselawMajority",
+        "linear": "baselines.tasks.caselawqa.linear:CaselawLinear",
+        "embed-linear": "baselines.tasks.caselawqa.embed:CaselawEmbedLinear",
+        "signals": "baselines.tasks.caselawqa.signals:CaselawSignals",
+    },
+    former_modules={
+        "baselines.methods.caselawqa_common": "baselines.tasks.caselawqa.common",
+        "baselines.methods.caselawqa_embed": "baselines.tasks.caselawqa.embed",
+        "baselines.methods.caselawqa_features": "baselines.tasks.caselawqa.features",
+        "baselines.methods.caselawqa_heads": "baselines.tasks.caselawqa.heads",
+        "baselines.methods.caselawqa_linear": "baselines.tasks.caselawqa.linear",
+        "baselines.methods.caselawqa_majority": "baselines.tasks.caselawqa.majority",
+    },
+    listed=20,
+)

@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 
+from baselines.core.dask_client import dask_client
 from baselines.core.records import ChoiceItem
 from baselines.methods.majority import most_frequent
 
@@ -103,14 +104,7 @@ def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str |
         jobs = 1 if backend == "sequential" else n_jobs
         return Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
                         pre_dispatch="n_jobs")(calls)
-    if not scheduler:
-        raise BaselinesError("backend 'dask' needs a scheduler address: --scheduler tcp://HOST:PORT")
-    try:
-        from dask.distributed import Client
-
-        client = Client(scheduler, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise BaselinesError(f"cannot reach the Dask scheduler {scheduler} ({type(exc).__name__}: {exc})") from None
+    client = dask_client(scheduler, "backend 'dask'")
     try:
         with parallel_config(backend="dask", client=client):
             return Parallel(n_jobs=-1, pre_dispatch="2*n_jobs")(calls)

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from baselines.core.errors import BaselinesError
-from baselines.encoders.onnx_backend import DEFAULT_BACKEND
+from baselines.core.params import OneOf, Range
+from baselines.encoders.onnx_backend import BACKENDS, DEFAULT_BACKEND
 from baselines.core.records import ChoiceItem
 from baselines.methods.blocks import apply_flat
 from baselines.tasks.caselawqa.common import unique_opinions
@@ -60,6 +61,8 @@ class CaselawEmbedLinear(PerTaskHeads):
     """Pooled MiniLM embeddings of the opening and closing chunks of each opinion -> per-task linear heads.
 
     k_features keeps its default 0 (every column): embeddings are signed, and chi2 selection needs non-negative values."""
+
+    PARAMETER_RULES = {"encode_backend": OneOf(BACKENDS), "head_chunks": Range(1)}  # see baselines.core.params
 
     encoder: str | None = None  # None: the packaged all-MiniLM-L6-v2; or a local folder (hub name: torch backend)
     max_seq_length: int = 128

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from baselines.core.params import Each, Range, Sklearn
 from baselines.core.paths import cache_root
 from baselines.methods.plain_state import load_plain, save_plain
 
@@ -21,6 +22,9 @@ CHUNK = 256  # opinions hashed at a time
 @dataclass
 class TfidfSpec:
     """What the features are: hashed word n-grams of three views of the opinion, each L2-normalised and weighted."""
+
+    PARAMETER_RULES = {"n_features": Sklearn("sklearn.feature_extraction.text:HashingVectorizer", "n_features"),
+                       "view_weights": Each(Range(0), exactly=3)}  # see baselines.core.params
 
     ngram_max: int = 2  # word 1..ngram_max-grams
     n_features: int = 2 ** 20  # hashed columns per view

@@ -12,12 +12,23 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from baselines.core.params import Each, OneOf, Sklearn
 from baselines.tasks.caselawqa.common import capped_weights, majority_choice
+
+CLASSIFIERS = ("svm", "logreg")
+
+
+def head_estimator(params: dict) -> str:
+    """The scikit-learn classifier whose C and class_weight a head's candidates are, as _classifier builds it."""
+    return "sklearn.linear_model:LogisticRegression" if params.get("classifier") == "logreg" else "sklearn.svm:LinearSVC"
 
 
 @dataclass
 class HeadConfig:
     """Hyperparameters shared by all heads of one method (and parameters of the methods that fit heads)."""
+
+    PARAMETER_RULES = {"classifier": OneOf(CLASSIFIERS), "Cs": Each(Sklearn(head_estimator, "C")),  # core.params
+                       "class_weights": Each(Sklearn(head_estimator, "class_weight"))}
 
     classifier: str = "svm"  # svm (LinearSVC) | logreg (one-vs-rest logistic regression)
     Cs: tuple = (0.3, 1.0, 3.0, 10.0)  # candidate C values, chosen per task on val

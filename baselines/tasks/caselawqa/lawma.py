@@ -9,13 +9,17 @@ counted, not errors. A response becomes one of the item's labels by:
 2. it is one non-Latin character (Llama-family runs on tasks with more than 26 choices answer with
    one CJK character per choice): its position k among the row's `logprobs` keys, which follow the
    choice order, gives the item's k-th label;
-3. anything else goes, unchanged, to the common raw-text extractor (baselines/extract.py), which
+3. anything else goes, unchanged, to the common raw-text extractor (baselines/evaluation/extract.py), which
    may find no answer: the model's miss, counted in coverage.
 
 The row's `ground_truth` is mapped the same way and compared with our gold answer; disagreements
 are counted per task in the join report, and a task file disagreeing on more than
 GROUND_TRUTH_TOLERANCE of its compared rows is refused (a file of another task, or other references).
-`logprobs` may be a JSON object or a string holding a Python dict literal.
+Every file is also checked by its cases, and a file with rows without `ground_truth` by the labels of its
+responses, and refused when they show another task (lawma_checks.py); a file accepted with rows without
+ground truth is named in the join report (`without_ground_truth`).
+`logprobs` may be a JSON object or a string holding a Python dict literal; only the order of its keys is
+read (rule 2), never its values, so no log-likelihood decides an answer here.
 """
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ from typing import Iterable
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json
 from baselines.core.records import ChoiceItem
+from baselines.evaluation.predictions import shown_id
+from baselines.tasks.caselawqa.lawma_checks import check_task_files, task_counts
 
 # Share of a task file's compared rows whose ground truth may differ from our gold answers. Measured: Lawma's
 # released files agree on every compared row (legalbert 5,039 of 5,039 in 37 files; llama-3-8b-instruct,
@@ -34,15 +40,18 @@ from baselines.core.records import ChoiceItem
 # another task disagrees on 7% (sc_petitionerstate as sc_respondentstate: 1 of 14) up to 100% of the rows they
 # share, and on 27% or more for every pair outside the state tasks. Among sc_adminactionstate,
 # sc_caseoriginstate, sc_casesourcestate, sc_petitionerstate and sc_respondentstate, every other pair has the
-# same answer on each case both hold: a swap there shows no wrong ground truth and cannot be caught this way.
+# same answer on each case both hold: a swap there shows no wrong ground truth and cannot be caught this way
+# (the case check of lawma_checks.py catches those but sc_caseoriginstate <-> sc_casesourcestate).
 GROUND_TRUTH_TOLERANCE = 0.02
 
 
-def read_lawma_responses(path: Path, records: list[ChoiceItem],
-                         known_tasks: Iterable[str] | None = None) -> tuple[list[dict], dict]:
+def read_lawma_responses(path: Path, records: list[ChoiceItem], known_tasks: Iterable[str] | None = None,
+                         known_cases: Iterable[str] | None = None) -> tuple[list[dict], dict]:
     """Predictions rows for the records joined from `path` (a model folder of <task>.json files, or one
     task file), and the join report. Files of tasks in `known_tasks` (default: the records' tasks) but
-    without records are skipped and reported; files of other tasks are errors."""
+    without records are skipped and reported; files of other tasks are errors. `known_cases` are the CAP ids of
+    every case of the split (default: the records' cases): a row on one of them that is no example of its task
+    is counted apart from rows of cases without text here."""
     path = Path(path)
     files = _task_files(path)
     by_task: dict[str, dict[str, ChoiceItem]] = {}
@@ -55,7 +64,8 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
                              "which Lawma's responses are keyed: use the normalized layout (opinions.jsonl.gz)")
     selected = {item.group for item in records}
     known = set(known_tasks) if known_tasks is not None else selected
-    known_cases = {cap for items in by_task.values() for cap in items}
+    known_cases = ({str(case) for case in known_cases} if known_cases is not None
+                   else {cap for items in by_task.values() for cap in items})
     report = _empty_report(path)
     predictions: list[dict] = []
     compared: dict[str, int] = {}
@@ -73,6 +83,7 @@ def read_lawma_responses(path: Path, records: list[ChoiceItem],
         predictions.extend(_task_predictions(rows, file, task, by_task.get(task, {}), known_cases, report))
         compared[task] = report["ground_truth_compared"] - before
     _refuse_disagreeing_files(report["ground_truth_disagreements"], compared, files)
+    report["without_ground_truth"] = check_task_files(report["per_task"], files)
     if not predictions:
         raise BaselinesError(f"no response in {path} joins a reference of the selected tasks and split: "
                              + join_summary(report))
@@ -83,8 +94,13 @@ def lawma_predictions(path: Path, records: list[ChoiceItem], load_whole=None) ->
     """`--format lawma` (the task record's hook): predictions rows, join report and default system name (the
     model folder's name, or '<folder>-<task>' for one file). `load_whole` gives the records of the whole split
     when `records` are some of its tasks: files of the others are then skipped, not refused."""
-    known = {record.group for record in load_whole()} if load_whole is not None else None
-    predictions, report = read_lawma_responses(path, records, known)
+    known_tasks = known_cases = None
+    if load_whole is not None:
+        whole = load_whole()
+        known_tasks = {record.group for record in whole}
+        known_cases = {str(record.meta["cap_case_id"]) for record in whole
+                       if record.meta.get("cap_case_id") is not None}
+    predictions, report = read_lawma_responses(path, records, known_tasks, known_cases)
     folder = path.resolve() if path.is_dir() else path.resolve().parent
     return predictions, report, folder.name if path.is_dir() else f"{folder.name}-{path.stem}"
 
@@ -104,23 +120,27 @@ def _task_files(path: Path) -> dict[str, Path]:
 def _empty_report(path: Path) -> dict:
     return {"source": path.name, "files": 0, "rows": 0, "joined": 0, "no_case": 0, "no_example": 0,
             "mapped": {"label": 0, "logprobs": 0, "raw": 0}, "ground_truth_compared": 0,
-            "ground_truth_disagreements": {}, "skipped_files": {}, "per_task": {}}
+            "ground_truth_disagreements": {}, "without_ground_truth": {}, "skipped_files": {}, "per_task": {}}
 
 
 def _task_predictions(rows: list, file: Path, task: str, items: dict[str, ChoiceItem], known_cases: set[str],
                       report: dict) -> list[dict]:
-    """Predictions rows of one task file, counting joins, mappings and ground-truth checks in `report`."""
-    out, seen = [], {}
+    """Predictions rows of one task file, counting joins, mappings and ground-truth checks in `report`, and
+    what lawma_checks needs in its per_task counts."""
+    out, seen, counts = [], {}, task_counts(len(rows))
     for index, row in enumerate(rows):
         case = _checked_id(row, index, file, seen)
+        counts["without_ground_truth"] += "ground_truth" not in row
         item = items.get(case)
         if item is None:
             report["no_example" if case in known_cases else "no_case"] += 1
+            counts["other_examples"] += case in known_cases
             continue
         where = (file, index)
         logprobs = _Logprobs(row.get("logprobs"), item, where)
         label, via = _mapped(row["model_response"], item, logprobs)
         report["mapped"][via] += 1
+        counts["off_labels"] += via == "raw"
         out.append({"id": item.id, "raw": row["model_response"]} if label is None
                    else {"id": item.id, "prediction": label})
         if "ground_truth" in row:
@@ -128,7 +148,7 @@ def _task_predictions(rows: list, file: Path, task: str, items: dict[str, Choice
     report["files"] += 1
     report["rows"] += len(rows)
     report["joined"] += len(out)
-    report["per_task"][task] = {"rows": len(rows), "joined": len(out)}
+    report["per_task"][task] = {**counts, "joined": len(out)}
     return out
 
 
@@ -145,7 +165,7 @@ def _checked_id(row, index: int, file: Path, seen: dict[str, int]) -> str:
         raise DataError(f"item [{index}]: 'model_response' must be a string, got {row['model_response']!r}", file)
     case = str(row["id"])
     if case in seen:
-        raise DataError(f"item [{index}]: duplicate id {case!r} (first at item [{seen[case]}])", file)
+        raise DataError(f"item [{index}]: duplicate id {shown_id(case)} (first at item [{seen[case]}])", file)
     seen[case] = index
     return case
 
@@ -239,6 +259,11 @@ def join_summary(report: dict) -> str:
         parts.append(f"ground truth differs from ours on {_count(sum(wrong.values()), 'row')} ({shown})")
     elif report["ground_truth_compared"]:
         parts.append(f"ground truth agrees with ours on all {report['ground_truth_compared']:,} compared rows")
+    unverified = sorted((report.get("without_ground_truth") or {}).items())
+    if unverified:
+        shown = ", ".join(f"{task} {n:,}" for task, n in unverified[:5]) + (", ..." if len(unverified) > 5 else "")
+        parts.append(f"rows without ground truth in {_count(len(unverified), 'file')} ({shown}), checked only by "
+                     "their labels and cases")
     if report["skipped_files"]:
         skipped = sorted(report["skipped_files"])
         shown = ", ".join(skipped[:5]) + (", ..." if len(skipped) > 5 else "")

@@ -6,9 +6,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
+from baselines.core.params import OneOf
 from baselines.core.records import ChoiceItem
 from baselines.methods.base import Method, params_of
-from baselines.tasks.caselawqa.common import by_task, prediction_rows, run_parallel, unique_opinions
+from baselines.tasks.caselawqa.common import BACKENDS, by_task, prediction_rows, run_parallel, unique_opinions
 from baselines.tasks.caselawqa.features import TfidfFeatures, TfidfSpec, cached_fit, cached_transform
 from baselines.tasks.caselawqa.heads import HeadConfig, fit_head_scored
 from baselines.methods.plain_state import load_state_file, save_plain
@@ -73,6 +74,8 @@ def heads_summary(heads: dict) -> dict:
 class PerTaskHeads(HeadConfig, Method):
     """Base of the CaselawQA methods that fit one linear head per task: the HeadConfig parameters, and how
     the per-task jobs run."""
+
+    PARAMETER_RULES = {"backend": OneOf(BACKENDS)}  # see baselines.core.params
 
     n_jobs: int = 2
     backend: str = "loky"  # loky | threading | sequential | dask (with scheduler: tcp://HOST:PORT)

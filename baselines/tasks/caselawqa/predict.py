@@ -25,18 +25,14 @@ def corpus_labeller(*, model: Path | None = None, method_name: str | None = None
 
 
 def load_model(model: Path | None, method_name: str | None, models_dir):
-    """The saved CaselawQA model of --model, else of models/caselawqa/<method>."""
-    from baselines.core.paths import models_root
-    from baselines.methods import saved_model_folder
-    from baselines.methods.base import Method
+    """The saved CaselawQA model of --model, else of models/caselawqa/<method>; none saved names the training
+    command (with the default method when none is named)."""
+    from baselines.methods.saved import load_trained_model
     from baselines.registry import get_task
 
     name = method_name or get_task("caselawqa").default_method
-    folder = Path(model) if model else saved_model_folder(models_root(models_dir), "caselawqa", name)
-    if not (folder / "config.json").is_file():
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train caselawqa --method {name}` first "
-                             "(or pass --model)")
-    return Method.load(folder)
+    return load_trained_model("caselawqa", model, name, models_dir,
+                              train_command=f"baselines train caselawqa --method {name}")
 
 
 def model_tasks(method) -> set[str] | None:

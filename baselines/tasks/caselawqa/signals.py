@@ -22,12 +22,14 @@ from pathlib import Path
 import numpy as np
 
 from baselines.core.errors import BaselinesError
+from baselines.core.params import Each, Range, Sklearn
 from baselines.core.records import ChoiceItem
 from baselines.methods.plain_state import load_plain, save_plain
 from baselines.tasks.caselawqa.choose import Grids, ValChooser
 from baselines.tasks.caselawqa.combine import TaskParts, Weights, combined_scores, prior_shift, softmax
 from baselines.tasks.caselawqa.common import by_task, prediction_rows, unique_opinions
 from baselines.tasks.caselawqa.features import TfidfFeatures, cached_fit, cached_transform
+from baselines.tasks.caselawqa.heads import head_estimator
 from baselines.tasks.caselawqa.linear import CaselawLinear, fit_heads_scored, head_config, heads_summary
 from baselines.tasks.caselawqa.mentions import fit_mention_models, log_priors, mention_counts, mention_logits
 from baselines.tasks.caselawqa.windows import window_texts, window_vectorizer
@@ -36,6 +38,11 @@ from baselines.tasks.caselawqa.windows import window_texts, window_vectorizer
 @dataclass
 class CaselawSignals(CaselawLinear):
     """`linear` (same parameters and defaults) + window heads + mention models, combined per task on val."""
+
+    PARAMETER_RULES = {  # see baselines.core.params; the other weights and mention_l2: at least 0
+        "window_min_df": Sklearn("sklearn.feature_extraction.text:TfidfVectorizer", "min_df"),
+        "window_Cs": Each(Sklearn(head_estimator, "C")), "confident_thresholds": Each(Range(0, 1)),
+    }
 
     window_width: int = 250  # characters each side of an anchor match
     window_hits: int = 10  # matches of each anchor read per opinion

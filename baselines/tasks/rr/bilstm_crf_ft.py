@@ -19,12 +19,14 @@ import numpy as np
 
 from baselines.tasks.rr.data import Document, check_labels
 from baselines.core.errors import BaselinesError
+from baselines.core.params import OneOf, Range
 from baselines.methods.base import Method, params_of
 from baselines.methods.blocks import apply_flat
 from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
                                        label_ids, labelled_documents, load_tagger_files, save_tagger_files,
                                        split_documents, training_labels)
 from baselines.tasks.rr.features import sentence_features, sentence_texts
+from baselines.tasks.rr.joint_training import SCHEDULES
 from baselines.tasks.rr.network import NetworkShape
 from baselines.tasks.rr.objectives import checked_weight
 from baselines.tasks.rr.trainer import Sequences, TrainingSettings
@@ -35,6 +37,9 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     """The BiLSTM-CRF tagger of `bilstm-crf` (one tagger) over an encoder whose top layers it tunes.
 
     Parameters: those of NetworkShape and TrainingSettings (stage 1), and the ones below."""
+
+    PARAMETER_RULES = {"tuned_layers": Range(1), "encoder_lr": Range(0, above=True),  # see baselines.core.params
+                       "tagger_lr": Range(0, above=True), "tune_schedule": OneOf(SCHEDULES)}
 
     rare_weight: float = 1.0  # class weights for the rare roles in both stages (chosen on validation)
     encoder: str = "minilm"  # local sentence-transformers folder, or 'minilm' (packaged all-MiniLM-L6-v2)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from baselines.tasks.rr.data import Document, model_input
-from baselines.encoders.onnx_backend import DEFAULT_BACKEND
+from baselines.core.params import OneOf
+from baselines.encoders.onnx_backend import BACKENDS, DEFAULT_BACKEND
 from baselines.methods.blocks import apply_flat
 
 LEXICAL = [  # (name, pattern searched in the lower-cased sentence)
@@ -34,6 +35,8 @@ FEATURE_NAMES = ["rel_pos", "rel_pos_sq", "first3", "last3", "log_index", "log_f
 @dataclass
 class FeatureSettings:
     """What describes a sentence (parameters of the tagger)."""
+
+    PARAMETER_RULES = {"encode_backend": OneOf(BACKENDS)}  # see baselines.core.params; tfidf_dims: at least 0
 
     encoder: str = "minilm"  # local folder, 'minilm' (packaged all-MiniLM-L6-v2), or a hub name (torch backend)
     max_seq_length: int | None = None  # None: the encoder's own limit

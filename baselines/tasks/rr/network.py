@@ -13,12 +13,15 @@ import torch
 from torch import nn
 from torchcrf import CRF
 
+from baselines.core.params import Range
 from baselines.tasks.rr.objectives import checked_weight, label_shift_loss, shift_head, weighted_emission_loss
 
 
 @dataclass
 class NetworkShape:
     """The size of one tagger (parameters of the tagger)."""
+
+    PARAMETER_RULES = {"dropout": Range(0, 1, below=True)}  # see baselines.core.params; shift_weight: at least 0
 
     projection: int = 256  # sentence features are first projected to this width
     hidden: int = 128  # LSTM width per direction

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from baselines.tasks.rr.data import Document, Documents, Sentence
-from baselines.core.errors import BaselinesError, DataError
+from baselines.core.errors import DataError
 from baselines.core.source_text import SourceText
 
 BLOCK_CHARS = 20_000  # long texts are segmented in blocks cut at blank lines, for progress
@@ -90,17 +90,10 @@ def end_to_end_predictions(docs: list[Document], method, segmenter: str, models_
 
 def load_tagger(model: Path | None = None, method_name: str | None = None, models_dir=None):
     """The saved tagger of --model, else of models/rr/<method>; none saved names the training command."""
-    from baselines.methods import saved_model_folder
-    from baselines.methods.base import Method
-    from baselines.core.paths import models_root
-    from baselines.registry import get_task
+    from baselines.methods.saved import load_trained_model
 
-    folder = Path(model) if model else saved_model_folder(models_root(models_dir), "rr",
-                                                          method_name or get_task("rr").default_method)
-    if not (folder / "config.json").is_file():
-        train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
-        raise BaselinesError(f"no trained model in {folder}; run `{train}` first (or pass --model)")
-    return Method.load(folder)
+    train = "baselines train rr" + (f" --method {method_name}" if method_name else "")
+    return load_trained_model("rr", model, method_name, models_dir, train_command=train)
 
 
 def corpus_labeller(*, model: Path | None = None, method_name: str | None = None, segmenter: str | None = None,
@@ -183,3 +176,10 @@ def _given_row(row: dict, source: SourceText) -> dict:
     start, end = source.given_span(row["start"], row["end"])
     return {"id": row["id"], "start": start, "end": end, "text": source.given[start:end], "label": row["prediction"],
             **({"probabilities": row["probabilities"]} if "probabilities" in row else {})}
+
+
+def segmenter_in_effect(name: str | None, models_dir=None):
+    """What a --segmenter value stands for (the task record's hook): the segmenter task's own choice."""
+    from baselines.tasks.segmenter.choose import segmenter_in_effect as chosen
+
+    return chosen(name, models_dir)

@@ -9,6 +9,7 @@ import numpy as np
 
 from baselines.tasks.rr.data import Document, model_input
 from baselines.core.errors import BaselinesError
+from baselines.core.params import Sklearn
 from baselines.methods.base import Method
 from baselines.methods.blocks import split_rows
 from baselines.methods.majority import ALL, MajorityFloor
@@ -49,6 +50,13 @@ class RRMajority(MajorityFloor):
 @dataclass
 class RRTfidfLogreg(Method):
     """Each sentence on its own: word n-gram TF-IDF, multinomial logistic regression (no context, no CRF)."""
+
+    PARAMETER_RULES = {  # see baselines.core.params: what TfidfVectorizer and LogisticRegression allow
+        "max_features": Sklearn("sklearn.feature_extraction.text:TfidfVectorizer", "max_features"),
+        **{name: Sklearn("sklearn.linear_model:LogisticRegression", given)
+           for name, given in (("C", "C"), ("class_weight", "class_weight"), ("max_iter", "max_iter"),
+                               ("seed", "random_state"))},
+    }
 
     ngram_max: int = 2
     min_df: int = 2

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from baselines.core.params import Range
 from baselines.tasks.rr.network import batches, decode_documents
 
 log = logging.getLogger(__name__)
@@ -16,6 +17,11 @@ log = logging.getLogger(__name__)
 @dataclass
 class TrainingSettings:
     """How a tagger is trained (parameters of the tagger)."""
+
+    PARAMETER_RULES = {  # see baselines.core.params; weight_decay, decay_patience, rare_weight: at least 0
+        "lr": Range(0, above=True), "lr_decay": Range(0, 1, above=True),
+        **{name: Range(1) for name in ("batch_docs", "max_epochs", "patience", "predict_batch_docs")},
+    }
 
     lr: float = 0.002
     weight_decay: float = 0.0001

@@ -21,12 +21,15 @@ import numpy as np
 
 from baselines.core.errors import BaselinesError
 from baselines.core.folds import fold_assignment
+from baselines.core.params import Each, OneOf, Range, Sklearn
+from baselines.encoders.onnx_backend import BACKENDS
 from baselines.core.records import ChoiceItem
 from baselines.methods.base import Method
 from baselines.tasks.scalr.features import GROUPS, LexicalStats, check_groups, feature_matrix, item_texts, raw_signals
 from baselines.tasks.scalr.similarity import choose
 
 MODELS = ("logit", "hgb", "both")
+HGB = "sklearn.ensemble:HistGradientBoostingClassifier"
 
 
 def _segments(blocks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +81,11 @@ def fit_logit(rows: np.ndarray, starts: np.ndarray, gold: np.ndarray, l2: float)
 @dataclass
 class LearnedChooser(Method):
     """Listwise chooser over within-question similarity features, fit on labelled SCALR questions."""
+
+    PARAMETER_RULES = {  # see baselines.core.params; l2_grid: each at least 0
+        "features": Each(OneOf(GROUPS)), "encode_backend": OneOf(BACKENDS), "model": OneOf(MODELS),
+        "inner_folds": Range(2), "hgb_iter_grid": Each(Sklearn(HGB, "max_iter")), "seed": Sklearn(HGB, "random_state"),
+    }
 
     features: list[str] = field(default_factory=lambda: list(GROUPS))  # groups of scalr_features.GROUPS
     encoder: str = "minilm"  # sentence encoder of the semantic group

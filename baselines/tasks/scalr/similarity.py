@@ -6,7 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from baselines.core.errors import BaselinesError
-from baselines.encoders.onnx_backend import DEFAULT_BACKEND
+from baselines.core.params import OneOf
+from baselines.encoders.onnx_backend import BACKENDS, DEFAULT_BACKEND
 from baselines.core.records import ChoiceItem
 from baselines.methods.base import Method
 from baselines.methods.blocks import apply_flat
@@ -26,6 +27,7 @@ class TfidfChooser(Method):
     """Cosine between TF-IDF vectors of the question and each choice (IDF fit on the items' own texts)."""
 
     needs_fit = False
+    PARAMETER_RULES = {"pick": OneOf(("most", "least"))}  # see baselines.core.params
 
     lowercase: bool = True
     sublinear_tf: bool = False
@@ -55,6 +57,7 @@ class EmbedChooser(Method):
     """Cosine between sentence-transformer embeddings of the question and each choice."""
 
     needs_fit = False
+    PARAMETER_RULES = {"encode_backend": OneOf(BACKENDS)}
 
     encoder: str = "minilm"  # local folder, 'minilm' (packaged all-MiniLM-L6-v2), or a hub name (torch backend)
     max_seq_length: int | None = None  # None: the encoder's own limit

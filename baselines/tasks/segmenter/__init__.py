@@ -1,0 +1,34 @@
+"""Sentence boundaries of the LegalEval judgments: raw text in, sentence character spans out. The benchmark
+declares itself here (`BENCHMARK`, found through the legal_baselines.benchmarks entry point); its code is in
+this folder, imported only when used. Its items are RR's judgments (`gold.py` reads them through RR's loader:
+a dependency listed in the import contracts)."""
+from __future__ import annotations
+
+from baselines.core.lazy import lazy_function
+from baselines.registry import Benchmark, ItemsFromPredictions, Task
+
+BENCHMARK = Benchmark(
+    task=Task(
+        name="segmenter",
+        answer_type="segmentation",
+        description="Sentence boundaries of LegalEval judgments: raw text in, sentence character spans out",
+        load=lazy_function("baselines.tasks.segmenter.gold:load_judgments"),
+        references=lazy_function("baselines.tasks.segmenter.boundaries:span_references"),
+        splits=("train", "dev"), eval_split="dev", train_split="train",
+        metrics=("boundary_f1", "boundary_precision", "boundary_recall"), main_metric="boundary_f1",
+        default_method="trained",
+        per_label=False,
+        download=lazy_function("baselines.tasks.segmenter.gold:download_judgments"),
+        resample_groups=True, bootstrap_unit="documents",
+        items_from_predictions=ItemsFromPredictions(
+            expand=lazy_function("baselines.tasks.segmenter.boundaries:expand"),
+            absent=lazy_function("baselines.tasks.segmenter.boundaries:absent_item"), name="boundary items"),
+        diagnostics=lazy_function("baselines.tasks.segmenter.gold:boundary_diagnostics"),
+    ),
+    methods={
+        "rule": "baselines.tasks.segmenter.methods:RuleSegmenterMethod",
+        "trained": "baselines.tasks.segmenter.methods:TrainedSegmenterMethod",
+    },
+    former_modules={"baselines.methods.segmenters": "baselines.tasks.segmenter.methods"},
+    listed=40,
+)

@@ -1,5 +1,21 @@
-"""Gold sentence spans of documents, and what they allow a segmenter (the task's diagnostics)."""
+"""The segmenter's items: RR's judgments, read and fetched by RR's own loader and download (a dependency between
+benchmarks listed in the import contracts); their gold sentence spans, and what they allow a segmenter (the
+task's diagnostics)."""
 from __future__ import annotations
+
+
+def load_judgments(data_dir, split: str, path=None, **options):
+    """The LegalEval judgments of `split` (or of the file `path`), with their gold sentences."""
+    from baselines.tasks.rr.data import load_rr
+
+    return load_rr(data_dir, split, path, **options)
+
+
+def download_judgments(dest):
+    """Fetch the LegalEval files, as `baselines data download rr` does."""
+    from baselines.tasks.rr.download import download_rr
+
+    return download_rr(dest)
 
 
 def gold_pairs(docs) -> list[tuple[str, list[tuple[int, int]]]]:

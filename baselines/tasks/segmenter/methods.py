@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from baselines.core.params import Range
 from baselines.methods.base import Method
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,9 @@ class TrainedSegmenterMethod(Method):
     """A spaCy `senter` learned from the gold train sentences around every candidate boundary.
 
     `val_docs` train documents (chosen with `seed`) are held out to pick the best epoch."""
+
+    PARAMETER_RULES = {"epochs": Range(1), "sample": Range(0, 1, above=True),  # see baselines.core.params
+                       "width": Range(1), "depth": Range(1)}
 
     epochs: int = 6
     sample: float = 1.0

@@ -1,0 +1,34 @@
+"""A toy benchmark in a package of its own: the role a sentence of a judgment plays (its facts, a party's argument,
+or the court's ruling), 16 training and 8 test sentences.
+
+The package declares the benchmark here (`BENCHMARK`) and names it in its pyproject.toml as the entry point
+`toy` of the group legal_baselines.benchmarks; every `baselines` command then knows the task `toy`. The hooks
+are named as 'module:function' and imported only when a command uses them, so discovering the benchmark costs
+nothing but this module."""
+from __future__ import annotations
+
+from baselines.core.lazy import lazy_function
+from baselines.registry import Benchmark, Task, choice_references
+
+BENCHMARK = Benchmark(
+    task=Task(
+        name="toy",
+        answer_type="classification",
+        description="Toy: the role of a sentence of a judgment (facts, argument or ruling), lettered A-C",
+        load=lazy_function("toy_benchmark.data:load_toy"),
+        references=choice_references,
+        splits=("train", "test"), eval_split="test", train_split="train",
+        metrics=("accuracy", "macro_f1"), main_metric="accuracy",
+        default_method="tfidf-logreg",
+        confusion=True,
+        numbering="the letters A-C of the roles in the prompt's order (A: facts, B: argument, C: ruling)",
+        download=lazy_function("toy_benchmark.data:download_toy"),
+        predict=lazy_function("toy_benchmark.predict:role_labeller"),
+        export=lazy_function("toy_benchmark.export:lm_eval_writer"),
+    ),
+    methods={
+        "tfidf-logreg": "toy_benchmark.methods:ToyTfidfLogreg",
+        "majority": "toy_benchmark.methods:ToyMajority",
+    },
+    listed=1000,  # after the built-in benchmarks in `baselines ls`
+)

@@ -1,0 +1,64 @@
+"""The toy benchmark's items: one JSONL file of {"id", "split", "role", "text"}, kept in the data folder as
+toy/toy.jsonl. The package ships the file, and its `download` hook copies it there (`baselines data download
+toy`, or `--download` on a first run), as a real benchmark's hook fetches its files."""
+from __future__ import annotations
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from baselines.core.errors import DataError
+from baselines.core.paths import MissingData
+from baselines.core.records import ChoiceItem
+
+ROLES = ("facts", "argument", "ruling")  # the choices, in the order the prompts letter them
+LABELS = ("A", "B", "C")  # the answer label of each role
+QUESTION = "Which part of the judgment is this sentence?"
+FILE = "toy.jsonl"
+
+
+def data_file(root: Path) -> Path:
+    """Where the benchmark's file sits in the data folder."""
+    return Path(root) / "toy" / FILE
+
+
+def load_toy(data_dir: Path | None, split: str, path: Path | None = None) -> list[ChoiceItem]:
+    """The task record's `load` hook: the items of `split` from the data folder, or every item of `path`
+    (--train-file / --test-file). An absent data file is MissingData, which `--download` answers."""
+    if path is not None:
+        return [choice_item(row, path) for row in read_rows(Path(path))]
+    source = data_file(data_dir)
+    if not source.is_file():
+        raise MissingData(f"the toy benchmark is not in the data folder ({source} does not exist)", data_dir)
+    return [choice_item(row, source) for row in read_rows(source) if row.get("split") == split]
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The JSON objects of a JSONL file, one per non-empty line."""
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise DataError(f"not JSON ({exc.msg})", path, number) from None
+    return rows
+
+
+def choice_item(row: dict, where: Path) -> ChoiceItem:
+    """One sentence as a multiple-choice item: the sentence is the context, the roles the choices."""
+    role = row.get("role")
+    if role not in ROLES or not isinstance(row.get("text"), str) or "id" not in row:
+        raise DataError(f"item {row.get('id')!r} needs an id, a text and a role among {', '.join(ROLES)}", where)
+    return ChoiceItem(id=str(row["id"]), question=QUESTION, choices=list(ROLES), labels=list(LABELS),
+                      answer=[ROLES.index(role)], context=row["text"], split=str(row.get("split", "")))
+
+
+def download_toy(dest: Path) -> Path:
+    """The task record's `download` hook: the shipped file copied into the data folder `dest`; its folder."""
+    target = data_file(dest)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with resources.as_file(resources.files(__package__).joinpath(FILE)) as shipped:
+        shutil.copyfile(shipped, target)
+    return target.parent
