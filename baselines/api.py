@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Union
 
 from baselines.core.errors import BaselinesError
+from baselines.core.progress import silenced, stage
 from baselines.runs.options import MISSING, load_options, method_of, missing_policy, name_list, system_name
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ CHECKS: dict[str, Callable[[str, object], None]] = {  # keyword -> its check, th
     "cv": kind("an int (the number of folds)", is_int, optional=True),
     **dict.fromkeys(("seed", "replicates"), kind("an int", is_int)),
     **dict.fromkeys(("missing", "format"), kind("a str", lambda value: isinstance(value, str))),
-    **dict.fromkeys(("only_present", "force", "download", "allow_overlap"), _FLAG),
+    **dict.fromkeys(("only_present", "force", "download", "allow_overlap", "quiet"), _FLAG),
     **dict.fromkeys(("subtasks", "systems"), check_names),
     "overrides": check_overrides,
     "texts": check_texts,
@@ -150,12 +151,13 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
           overrides: dict | None = None, encoder: str | None = None, name: str | None = None,
           train_file: PathLike | None = None, subtasks: list[str] | str | None = None,
           models_dir: PathLike | None = None, backend: str | None = None, scheduler: str | None = None,
-          download: bool = False) -> Path:
+          download: bool = False, quiet: bool = False) -> Path:
     """Fit a method and save it under models/<task>/<name>/ (`baselines train`); returns the model folder.
 
     method: default the task's (or the one a named `config` belongs to); config: a named variant or a YAML file;
     overrides: config values by name (`--set`); encoder: a sentence encoder folder; train_file: train on this
-    file; subtasks, backend, scheduler: CaselawQA's subset and per-task jobs; download: fetch missing data."""
+    file; subtasks, backend, scheduler: CaselawQA's subset and per-task jobs; download: fetch missing data; quiet:
+    no progress on standard error (shown when it is a terminal, or with BASELINES_PROGRESS=1)."""
     check_arguments(locals())
     from baselines.runs import run
 
@@ -163,10 +165,11 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
     config = Path(config) if config is not None else None
     method = method or method_of(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
-    return with_data(task, download, run.train, task, method, data_dir, config=config,
-                     overrides={**config_overrides(overrides, encoder), **parallel},
-                     models_dir=models_dir, name=system_name(method, name, encoder, config),
-                     train_file=train_file, load_options=load_options(subtasks))
+    with silenced(quiet):
+        return with_data(task, download, run.train, task, method, data_dir, config=config,
+                         overrides={**config_overrides(overrides, encoder), **parallel},
+                         models_dir=models_dir, name=system_name(method, name, encoder, config),
+                         train_file=train_file, load_options=load_options(subtasks))
 
 
 @recorded
@@ -176,7 +179,7 @@ def evaluate(task: str, method: str | None = None, data_dir: PathLike | None = N
              name: str | None = None, subtasks: list[str] | str | None = None, missing: str = "error",
              only_present: bool = False, models_dir: PathLike | None = None, segmenter: PathLike | None = None,
              results_dir: PathLike | None = None, force: bool = False, download: bool = False,
-             allow_overlap: bool = False) -> tuple[Result, Path]:
+             allow_overlap: bool = False, quiet: bool = False) -> tuple[Result, Path]:
     """Predict a split (or `test_file`), score it and write the run under results/<task>/<system>/ (`baselines
     eval`); returns (Result, run folder).
 
@@ -191,11 +194,14 @@ def evaluate(task: str, method: str | None = None, data_dir: PathLike | None = N
     task_record(task, subtasks=subtasks)
     config = Path(config) if config is not None else None
     method = method or method_of(task, config)
-    return with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file,
-                     model=model, config=config, overrides=config_overrides(overrides, encoder),
-                     models_dir=models_dir, results_dir=results_dir, name=system_name(method, name, encoder, config),
-                     cv=cv, seed=seed, missing=missing, load_options=load_options(subtasks), force=force,
-                     segmenter=os.fspath(segmenter) if segmenter is not None else None, allow_overlap=allow_overlap)
+    with silenced(quiet):
+        return with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file,
+                         model=model, config=config, overrides=config_overrides(overrides, encoder),
+                         models_dir=models_dir, results_dir=results_dir,
+                         name=system_name(method, name, encoder, config), cv=cv, seed=seed, missing=missing,
+                         load_options=load_options(subtasks), force=force,
+                         segmenter=os.fspath(segmenter) if segmenter is not None else None,
+                         allow_overlap=allow_overlap)
 
 
 @recorded
@@ -204,7 +210,7 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
           subtasks: list[str] | str | None = None, missing: str = "error", only_present: bool = False,
           results_dir: PathLike | None = None, producer: str | None = None, force: bool = False,
           id_field: str | None = None, lm_eval_filter: str | None = None, id_prefix: str | None = None,
-          download: bool = False, allow_overlap: bool = False) -> tuple[Result, Path]:
+          download: bool = False, allow_overlap: bool = False, quiet: bool = False) -> tuple[Result, Path]:
     """Score a predictions file or folder (ours, or an LLM's raw generations) like any evaluation (`baselines
     score`); returns (Result, run folder).
 
@@ -218,30 +224,34 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
     spec = task_record(task, subtasks=subtasks)
     if run.task_format(spec, format) is not None and id_prefix is not None:
         raise BaselinesError(f"id_prefix applies to batch API files only, not to format {format!r}")
-    return with_data(task, download, run.score, task, Path(predictions), data_dir, split=split, name=name,
-                     fmt=format, missing=missing, results_dir=results_dir, test_file=test_file, producer=producer,
-                     force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
-                     lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": spec.name,
-                                      "id_prefix": id_prefix})
+    with silenced(quiet):
+        return with_data(task, download, run.score, task, Path(predictions), data_dir, split=split, name=name,
+                         fmt=format, missing=missing, results_dir=results_dir, test_file=test_file, producer=producer,
+                         force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                         lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
+                                          "task_name": spec.name, "id_prefix": id_prefix})
 
 
 @recorded
 def compare(task: str, results_dir: PathLike | None = None, *, against: str | None = None, split: str | None = None,
             segmenter: PathLike | None = None, test_file: PathLike | None = None,
-            systems: list[str] | str | None = None, replicates: int = 1000, seed: int = 0) -> Comparison:
+            systems: list[str] | str | None = None, replicates: int = 1000, seed: int = 0,
+            quiet: bool = False) -> Comparison:
     """The task's runs side by side with paired tests against a reference (`baselines compare`); returns a
     Comparison: print() shows its leaderboard, to_markdown() is it as Markdown, save(path) writes that.
 
     against: the reference system (default: the best of ours); segmenter: end-to-end runs with it (any: all);
     test_file: runs scored on this file (its name) instead of a split; systems: only these; replicates, seed: of
-    the paired bootstrap."""
+    the paired bootstrap; quiet: no progress on standard error."""
     check_arguments(locals())
     from baselines.comparison.leaderboard import compare as leaderboard
 
     task_record(task)
-    return leaderboard(task, results_dir, split=split, against=against, replicates=replicates, seed=seed,
-                       segmenter=os.fspath(segmenter) if segmenter is not None else None,
-                       test_file=os.fspath(test_file) if test_file is not None else None, only=name_list(systems))
+    with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
+        return leaderboard(task, results_dir, split=split, against=against, replicates=replicates, seed=seed,
+                           segmenter=os.fspath(segmenter) if segmenter is not None else None,
+                           test_file=os.fspath(test_file) if test_file is not None else None,
+                           only=name_list(systems))
 
 
 @recorded

@@ -11,9 +11,10 @@ from baselines.cli.corpus import (ModelFolder, PredictInput, PredictOut, Segment
                                   predict_setup, predict_task, print_record, summary_line)
 from baselines.cli.errors import fail, guarded
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
-                                   OnlyPresent, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides, default_name,
-                                   formats_help, load_options, method_from, missing_policy, task_options, texts_help,
-                                   with_data)
+                                   OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
+                                   default_name, formats_help, load_options, method_from, missing_policy, task_options,
+                                   texts_help, with_data)
+from baselines.core.progress import silenced, stage
 from baselines.registry import option_help, tasks_with
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -69,7 +70,7 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   models_dir: Optional[Path] = ModelsDir,
                   backend: Optional[str] = typer.Option(None, "--backend", help=option_help("--backend")),
                   scheduler: Optional[str] = typer.Option(None, "--scheduler", help=option_help("--scheduler")),
-                  download: bool = Download):
+                  download: bool = Download, quiet: bool = Quiet):
     """Fit a method and save it under models/<task>/<name>/."""
     from baselines.runs import run
 
@@ -77,9 +78,10 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     task_options(task, subtasks=subtasks, backend=backend, scheduler=scheduler)
     method = method or method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
-    folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**guarded(config_overrides, set_, encoder), **parallel},
-                     models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
-                     load_options=load_options(subtasks))
+    with silenced(quiet):
+        folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**guarded(config_overrides, set_, encoder), **parallel},
+                           models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
+                           load_options=load_options(subtasks))
     typer.echo(f"saved {folder}")
 
 
@@ -97,7 +99,8 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
                  segmenter: Optional[str] = typer.Option(None, "--segmenter", help=f"Score end to end on raw text cut by this segmenter (rule | trained | folder); tasks scored from raw text: {', '.join(tasks_with('end_to_end'))}."),
                  results_dir: Optional[Path] = ResultsDir, force: bool = Force, download: bool = Download,
-                 allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP)):
+                 allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
+                 quiet: bool = Quiet):
     """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
     from baselines.runs import run
 
@@ -105,11 +108,12 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
     method = method or method_from(task, config)  # the folder name `train --encoder` chose
-    result, folder = with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
-                             config=config, overrides=guarded(config_overrides, set_, encoder), models_dir=models_dir,
-                             results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
-                             missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
-                             allow_overlap=allow_overlap)
+    with silenced(quiet):
+        result, folder = with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
+                                   config=config, overrides=guarded(config_overrides, set_, encoder), models_dir=models_dir,
+                                   results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
+                                   missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
+                                   allow_overlap=allow_overlap)
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -132,7 +136,8 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   lm_eval_filter: Optional[str] = typer.Option(None, "--lm-eval-filter", help="lm-eval: which filter's responses to score when the log has several."),
                   id_prefix: Optional[str] = typer.Option(None, "--id-prefix", help="Batch API files: prefix stripped from every custom_id (default: '<task>-' when every custom_id has it)."),
                   only_present: bool = OnlyPresent, download: bool = Download,
-                  allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP)):
+                  allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
+                  quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.runs import run
 
@@ -145,11 +150,12 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
     external = guarded(run.task_format, spec, fmt)  # an unknown format, before any work
     if external is not None and id_prefix is not None:
         fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
-    result, folder = with_data(task, download, run.score, task, predictions, data_dir, split=split, name=name, fmt=fmt,
-                             missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
-                             force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
-                             lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
-                                              "task_name": spec.name, "id_prefix": id_prefix})
+    with silenced(quiet):
+        result, folder = with_data(task, download, run.score, task, predictions, data_dir, split=split, name=name, fmt=fmt,
+                                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
+                                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
+                                                    "task_name": spec.name, "id_prefix": id_prefix})
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -172,7 +178,8 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                     systems: Optional[str] = typer.Option(None, "--systems", help="Only these systems (comma-separated names)."),
                     results_dir: Optional[Path] = ResultsDir,
                     all_tasks: bool = typer.Option(False, "--all", help=ALL_HELP),
-                    readme: Optional[Path] = typer.Option(None, "--readme", help=README_HELP)):
+                    readme: Optional[Path] = typer.Option(None, "--readme", help=README_HELP),
+                    quiet: bool = Quiet):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
     from baselines.comparison import render
@@ -182,7 +189,8 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
     if all_tasks:
         single = {"TASK": task, "--against": against, "--split": split, "--markdown-only": markdown_only or None,
                   "--scatter": scatter, "--segmenter": segmenter, "--test-file": test_file, "--systems": systems}
-        compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value])
+        compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value],
+                    quiet)
         return
     if task is None:
         fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
@@ -191,9 +199,10 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
         from baselines.core.io import writable_target
 
         guarded(writable_target, out)  # refused before the comparison, not after it
-    comparison = guarded(compare.compare, task, results_dir, split=split, against=against, replicates=replicates, seed=seed,
-                     segmenter=segmenter, test_file=test_file,
-                     only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
+    with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
+        comparison = guarded(compare.compare, task, results_dir, split=split, against=against, replicates=replicates,
+                             seed=seed, segmenter=segmenter, test_file=test_file,
+                             only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
     written = guarded(render.write_files, comparison, out, scatter) if out else []
     if markdown_only:
         typer.echo(render.to_markdown(comparison))
@@ -204,7 +213,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
 
 
 def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Optional[Path], replicates: int, seed: int,
-                given: list[str]) -> None:
+                given: list[str], quiet: bool = False) -> None:
     """`compare --all`: every task's results page, the headline and the charts into --out, the headline into --readme."""
     from baselines.comparison.pages import write_all
 
@@ -212,7 +221,9 @@ def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Option
         fail(f"--all compares every task as it stands; {', '.join(given)} apply to one task only")
     if out is None:
         fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
-    for path in guarded(write_all, out, results_dir, readme=readme, replicates=replicates, seed=seed):
+    with silenced(quiet):
+        written = guarded(write_all, out, results_dir, readme=readme, replicates=replicates, seed=seed)
+    for path in written:
         typer.echo(f"wrote {path}")
 
 
@@ -280,14 +291,16 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
                            window: Optional[int] = typer.Option(None, "--window", help=option_help("--window")),
                            prompt: Optional[str] = typer.Option(None, "--prompt", help="Whose prompt the documents use: " + option_help("--prompt")),
                            subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
-                           force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write.")):
+                           force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write."),
+                           quiet: bool = Quiet):
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
     from baselines.export.lm_eval import EXTRA, commands, export_lm_eval, harness_installed
 
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
-    export = guarded(export_lm_eval, task, data_dir, out, split=split, max_chars=max_chars, window=window,
-                     prompt=prompt, force=force, load_options=load_options(subtasks))
+    with silenced(quiet):
+        export = guarded(export_lm_eval, task, data_dir, out, split=split, max_chars=max_chars, window=window,
+                         prompt=prompt, force=force, load_options=load_options(subtasks))
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
     for note in export.notes:
         typer.echo(f"  {note}")
@@ -308,14 +321,18 @@ def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional
                            texts: Optional[str] = typer.Option(None, "--texts", help=texts_help()),
                            repeats: int = typer.Option(3, "--repeats", help="Interleaved timed runs per backend."),
                            out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
-    """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's."""
+    """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's; with
+    the CPU and its load average before and after, and a warning when other work shared the cores."""
     from baselines.core.io import writable_target
+    from baselines.core.machine import disturbance_warning
     from baselines.encoders.speed import encoder_speed, render_speed, write_speed_report
 
     if out is not None:
         guarded(writable_target, out)  # a device or FIFO is refused before the speed test, not after it
     report = guarded(encoder_speed, data_dir, encoder, n=n, repeats=repeats, task=texts)
     typer.echo(render_speed(report))
+    if report["disturbed"]:
+        typer.echo(disturbance_warning(report["disturbed"]), err=True)
     if out is not None:
         typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
 
@@ -329,8 +346,10 @@ def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' |
                           models_dir: Optional[Path] = ModelsDir,
                           out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
     """Documents/s and sentences/s (answers/s) of `baselines predict` end to end, nothing cached; for a model that
-    encodes sentences, also the encoder's own speed on the same sentences and the ratio of the two."""
+    encodes sentences, also the encoder's own speed on the same sentences and the ratio of the two; with the CPU
+    and its load average before and after, and a warning when other work shared the cores."""
     from baselines.core.io import writable_target
+    from baselines.core.machine import disturbance_warning
     from baselines.encoders.speed import write_speed_report
     from baselines.runs.corpus_speed import predict_speed, render_predict_speed
 
@@ -341,6 +360,8 @@ def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' |
     report = guarded(predict_speed, task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks),
                      n=n)
     typer.echo(render_predict_speed(report))
+    if report["disturbed"]:
+        typer.echo(disturbance_warning(report["disturbed"]), err=True)
     if out is not None:
         typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
 

@@ -27,6 +27,7 @@ Subtasks = typer.Option(None, "--subtasks", help=option_help("--subtasks"))
 TasksAlias = typer.Option(None, "--tasks", hidden=True, help="Earlier name of --subtasks.")
 Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
 OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
+Quiet = typer.Option(False, "--quiet", help="No progress on standard error (shown on a terminal, or with BASELINES_PROGRESS=1).")
 
 
 def config_overrides(sets, encoder) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from baselines.core.labels import label_as_offered
 from baselines.evaluation.scoring import Result
 from baselines.runs.overlap import OVERLAP_MARK, describe, overlap_note
 from baselines.registry import get_task
@@ -55,7 +56,8 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     if result.per_group:
         _print_rows(f"per {task.group_name}", result.per_group, ("n", "accuracy", "coverage"), max_rows)
     elif result.per_label:
-        _print_rows("per label", result.per_label, ("precision", "recall", "f1", "support"), max_rows)
+        shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
+        _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)
 
 
 def overlap_line(overlap: dict) -> str | None:

@@ -26,6 +26,7 @@ from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used
 from baselines.comparison.published import Published, published_figures
 from baselines.comparison.render import COMPARE_MANIFEST, PARTIAL, _md_table, recorded_command, to_markdown
 from baselines.comparison.systems import System
+from baselines.core import progress
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target
 from baselines.core.safe_write import write_output_folder
@@ -178,7 +179,9 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
     shown = {task.name: views(task, results_dir) for task in TASKS.values()}
     _check_runs(shown, out, results_dir)
     files, comparisons = {}, {}
-    for task in TASKS.values():
+    pages = progress.bar(list(TASKS.values()), desc="results pages", unit="page")
+    for task in pages:
+        pages.set_postfix_str(task.name)
         page, charts, comparisons[task.name] = task_page(task, results_dir, replicates, seed, shown[task.name])
         files[f"{task.name}.md"] = page.encode()
         files.update(charts)

@@ -12,6 +12,7 @@ from pathlib import Path
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
+from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
@@ -140,11 +141,13 @@ def _per_group(comparison: Comparison) -> Table:
 
 
 def _per_label(comparison: Comparison) -> Table:
-    """F1 per label, labels by support (the reference's first), ties by name: the same order in every run."""
+    """F1 per label, labels by support (the reference's first), ties by name: the same order in every run. Each
+    label is shown as the prompt offered it (SCALR: "B (1)")."""
     systems, first = comparison.systems, [comparison.reference, *comparison.systems]
     labels = sorted({lab for s in systems for lab in s.figures["per_label"]},
                     key=lambda lab: (-(_first_n(first, "per_label", lab, "support") or 0), lab))
-    rows = [[lab, _first_n(first, "per_label", lab, "support"),
+    aliases = comparison.task.aliases
+    rows = [[label_as_offered(lab, aliases), _first_n(first, "per_label", lab, "support"),
              *(s.figures["per_label"].get(lab, {}).get("f1") for s in systems)] for lab in labels]
     return Table("F1 per label", "per_label", ["label", "support", *(s.name for s in systems)], rows)
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from baselines.core.errors import BaselinesError
 from baselines.core.paths import cache_root
+from baselines.core.progress import bar
 
 logger = logging.getLogger(__name__)
 BACKENDS = ("auto", "torch", "onnx", "onnx-int8")
@@ -268,14 +269,12 @@ class OnnxEncoder:
         The int8 model quantizes its activations with one scale per batch (dynamic quantization), so a text's
         vector would depend on the texts batched with it, and with it the predictions on what happened to be
         cached: int8 encodes each text alone (on CPU no slower: nothing is padded)."""
-        from tqdm.auto import tqdm
-
         batch_size = 1 if self.alone else batch_size
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
         vectors = [self._batch([texts[i] for i in rows])
-                   for rows in tqdm(batches, desc="Encoding", unit="batch" if batch_size > 1 else "text",
-                                    disable=not progress or len(batches) < 2)]
+                   for rows in bar(batches, desc="encoding sentences", unit="batch" if batch_size > 1 else "text",
+                                   enabled=progress and len(batches) >= 2)]
         if not vectors:
             return np.zeros((0, self.dimension or 0), dtype=np.float32)
         out = np.zeros((len(texts), vectors[0].shape[1]), dtype=np.float32)

@@ -129,9 +129,11 @@ class EncodingCache:
 
             return load_onnx_encoder(self.encoder, self.backend, self.max_seq_length).encode(texts, batch_size,
                                                                                              progress)
+        from baselines.core.progress import shown
+
         model = load_encoder(self.encoder, self.max_seq_length)
         return model.encode(texts, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=True,
-                            show_progress_bar=progress)
+                            show_progress_bar=progress and shown())  # silenced by --quiet too
 
     def _append(self, keys: list[str], vectors: np.ndarray) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import platform
 import statistics
 import tempfile
 import time
@@ -14,6 +13,8 @@ from typing import Iterator
 import numpy as np
 
 from baselines.core.errors import BaselinesError
+from baselines.core.machine import (describe_machine, disturbance_lines, load_1min, load_disturbances,
+                                    machine_record)
 from baselines.encoders.onnx_backend import CONCRETE
 
 
@@ -46,11 +47,13 @@ def encoder_speed(data_dir=None, encoder: str | None = None, n: int = 2000, repe
                   batch_size: int = 64, task: str | None = None) -> dict:
     """Per backend: texts/s (median, min, max over `repeats` interleaved runs) and the mean and minimum
     cosine of its vectors with torch's (fp32 sentence-transformers), on the texts that `task` offers (default:
-    registry.default_speed_texts()), cut at its token limit (else the encoder's)."""
+    registry.default_speed_texts()), cut at its token limit (else the encoder's); with the machine it ran on, its
+    load before and after, and what disturbed the measurement (baselines.core.machine)."""
     from baselines.registry import default_speed_texts
 
     if n < 1 or repeats < 1:
         raise BaselinesError("speed: --n and --repeats must be at least 1")
+    load_before = load_1min()  # before anything of this run: loading the encoders raises the load too
     name = task or default_speed_texts()
     offered = speed_texts(name)
     texts = offered.read(data_dir, n)
@@ -65,6 +68,7 @@ def encoder_speed(data_dir=None, encoder: str | None = None, n: int = 2000, repe
             start = time.perf_counter()
             vectors[backend] = np.asarray(encoders[backend](texts), dtype=np.float32)
             seconds[backend].append(time.perf_counter() - start)
+    machine = machine_record(load_before, load_1min())
     reference = vectors["torch"] if "torch" in vectors else np.asarray(encoders["torch"](texts), dtype=np.float32)
     rows = {}
     for backend in backends:
@@ -75,8 +79,8 @@ def encoder_speed(data_dir=None, encoder: str | None = None, n: int = 2000, repe
                          "cosine_to_torch": {"mean": round(float(cosines.mean()), 6),
                                              "min": round(float(cosines.min()), 6)}}
     return {"encoder": encoder or "minilm", "texts": name, "n_texts": len(texts), "repeats": repeats,
-            "batch_size": batch_size, "max_seq_length": max_seq_length, "cpu_count": os.cpu_count(),
-            "machine": platform.processor() or platform.machine(), "backends": rows}
+            "batch_size": batch_size, "max_seq_length": max_seq_length, "machine": machine,
+            "disturbed": load_disturbances(machine), "backends": rows}
 
 
 @contextlib.contextmanager
@@ -100,15 +104,6 @@ def without_encoding_cache() -> Iterator[Path]:
                 os.environ["BASELINES_CACHE"] = before
 
 
-def cpu_name() -> str:
-    """The processor's model name (as `lscpu` shows it), else what the platform says."""
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
 def write_speed_report(report: dict, out: Path) -> Path:
     """`report` as JSON at `out`, written atomically through the one safe write path."""
     from baselines.core.io import write_json
@@ -118,13 +113,16 @@ def write_speed_report(report: dict, out: Path) -> Path:
 
 
 def render_speed(report: dict) -> str:
-    """A small text table of a speed report."""
+    """A small text table of a speed report: what was encoded, on which machine under which load, the figures,
+    and what disturbed them."""
     what = speed_texts(report["texts"]).label
     lines = [f"{report['n_texts']} {what}, {report['repeats']} repeats, encoder {report['encoder']}, "
              f"max_seq_length {report['max_seq_length'] or 'the encoder limit'}",
+             f"measured on {describe_machine(report['machine'])}",
              f"{'backend':<10} {'texts/s median':>14} {'min':>8} {'max':>8} {'cos mean':>9} {'cos min':>8}"]
     for backend, row in report["backends"].items():
         speed, cos = row["texts_per_s"], row["cosine_to_torch"]
         lines.append(f"{backend:<10} {speed['median']:>14} {speed['min']:>8} {speed['max']:>8} "
                      f"{cos['mean']:>9} {cos['min']:>8}")
+    lines += disturbance_lines(report["disturbed"])
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.core.io import atomic_path
 from baselines.export.folder import MANIFEST, README_TITLE, check_target, export_folder, inside, write_manifest
@@ -46,10 +47,13 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
     out = export_folder(out)
     check_target(out, force)
     split = split or task.eval_split
-    records = load_split(task, data_dir, split, **(load_options or {}))
-    with atomic_path(out) as tmp:
+    with progress.stage(f"loading data ({task.name}, {split} split)") as step:
+        records = load_split(task, data_dir, split, **(load_options or {}))
+        step.note = f"{len(records):,} items"
+    with atomic_path(out) as tmp, progress.stage(f"writing lm-eval documents into {out}") as step:
         tmp.mkdir()
         export = write(records, tmp, out)
+        step.note = f"{export.n_documents:,} documents"
         export.split, export.folder = split, out
         export.score_options = _score_options(task, split, export, bool((load_options or {}).get("subtasks")))
         inside(tmp, "README.md").write_text(readme(export, data_dir), encoding="utf-8")

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from baselines.core import progress
 from baselines.core.config import config_file, read_config, resolve_config, with_former_defaults
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.scoring import Result, score_predictions
@@ -55,17 +56,21 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     folder = models_root(models_dir) / task_name / check_system_name(name or canonical_name(task_name, method_name))
     check_writable(folder, (MODEL_FILE,))  # before the work, not after it: only a model folder is replaced
     split = task.train_split or task.eval_split
-    records = load_split(task, data_dir, split, train_file, **(load_options or {}))
-    val = None
-    if "val" in task.splits and train_file is None:
-        val = load_split(task, data_dir, "val", **(load_options or {}))
+    with progress.stage(f"loading data ({task_name}, {train_file or f'{split} split'})") as step:
+        records = load_split(task, data_dir, split, train_file, **(load_options or {}))
+        val = None
+        if "val" in task.splits and train_file is None:
+            val = load_split(task, data_dir, "val", **(load_options or {}))
+        step.note = f"{len(records):,} items" + (f", {len(val):,} val" if val is not None else "")
     trained_on = {"split": split, "file": str(train_file) if train_file else None, "n": len(records),
                   "val_n": len(val or [])}
     fit_items = item_digests([*records, *(val or [])])
     started = time.time()
-    method.fit(records, val)
-    method.save(folder, extra={"trained_on": trained_on, "train_seconds": round(time.time() - started, 2),
-                               "peak_memory_mib": peak_memory_mib()}, records={FIT_ITEMS_FILE: fit_items})
+    with progress.stage(f"fitting {method_name} on {len(records):,} items"):
+        method.fit(records, val)
+    with progress.stage(f"saving the model into {folder}"):
+        method.save(folder, extra={"trained_on": trained_on, "train_seconds": round(time.time() - started, 2),
+                                   "peak_memory_mib": peak_memory_mib()}, records={FIT_ITEMS_FILE: fit_items})
     return folder
 
 
@@ -129,9 +134,12 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     if cv is not None:
         method = build_method(task_name, method_name, config, overrides)
     else:
-        method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
-                               config=config, overrides=overrides)
-    records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
+        with progress.stage(f"loading {name or method_name}" + (f" from {model}" if model else "")):
+            method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
+                                   config=config, overrides=overrides)
+    with progress.stage(f"loading data ({task_name}, {test_file or f'{split} split'})") as step:
+        records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
+        step.note = f"{len(records):,} items"
     overlap = dict(OUT_OF_FOLD) if cv is not None else train_overlap(
         saved_model(task, method_name, model=model, models_dir=models_dir, name=name), records,
         split=None if test_file else split, allow_overlap=allow_overlap)  # refused before any work when in-sample
@@ -142,14 +150,11 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     system = name or canonical_name(task.name, method_name)
     folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=False, force=force,
                                   config=method.get_params())
-    if cv is not None:
-        predictions = cross_val_predict(task, method_name, records, cv, seed, config, overrides)
-    elif segmenter:
-        predictions = task.end_to_end(records, method, segmenter, models_dir)
-    else:
-        predictions = method.predict(records)
-    result, samples = score_predictions(task, predictions, references, system=system,
-                                        split=variant.slug(), missing=missing)
+    predictions = predicted(task, method, method_name, records, cv=cv, seed=seed, config=config,
+                            overrides=overrides, segmenter=segmenter, models_dir=models_dir)
+    with progress.stage(f"scoring {len(predictions):,} predictions"):
+        result, samples = score_predictions(task, predictions, references, system=system,
+                                            split=variant.slug(), missing=missing)
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=method.get_params(), method=method_name,
                            data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
@@ -158,8 +163,22 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
     if task.diagnostics is not None:
         result.meta["diagnostics"] = task.diagnostics(records)
     record_data_notes(result, records)
-    write_run(folder, result.to_dict(), samples, predictions, check=recheck)
+    with progress.stage(f"writing the run into {folder}"):
+        write_run(folder, result.to_dict(), samples, predictions, check=recheck)
     return result, folder
+
+
+def predicted(task: Task, method: Method, method_name: str, records: list, *, cv: int | None, seed: int,
+              config: Path | None, overrides: dict | None, segmenter: str | None, models_dir) -> list[dict]:
+    """The predictions an evaluation scores: out of fold with `cv` (a bar over the folds), end to end from raw
+    text cut by `segmenter`, else the method's own."""
+    if cv is not None:
+        return cross_val_predict(task, method_name, records, cv, seed, config, overrides)
+    how = f" end to end ({Path(segmenter).name} segmenter)" if segmenter else ""
+    with progress.stage(f"predicting {len(records):,} items with {method_name}{how}"):
+        if segmenter:
+            return task.end_to_end(records, method, segmenter, models_dir)
+        return method.predict(records)
 
 
 def model_label_set(task: Task, method: Method, load_options: dict | None) -> dict:
@@ -221,7 +240,7 @@ def cross_val_predict(task: Task, method_name: str, records: list, folds: int, s
         raise BaselinesError(f"--cv needs between 2 and {len(records)} folds, got {folds}")
     assignment = fold_assignment(len(records), folds, seed)
     predictions: list[dict] = []
-    for fold in range(folds):
+    for fold in progress.bar(range(folds), desc=f"cross-validating {method_name}", unit="fold"):
         train = [r for r, f in zip(records, assignment) if f != fold]
         test = [r for r, f in zip(records, assignment) if f == fold]
         method = build_method(task.name, method_name, config, overrides)
@@ -246,16 +265,9 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
     if producer is not None and producer not in PRODUCERS:
         raise BaselinesError(f"unknown --producer {producer!r}; valid: {', '.join(PRODUCERS)}")
     external = task_format(task, fmt)
-    join_report = None
-    if external is not None:
-        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-        load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
-        predictions, join_report, default_name = external.read(Path(predictions_path), records, load_whole)
-    else:
-        options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from custom_ids
-        predictions = load_predictions(Path(predictions_path), fmt, **options)
-        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-        default_name = _stem(Path(predictions_path))
+    predictions, records, join_report, default_name = read_scored(
+        task, Path(predictions_path), data_dir, split=split, test_file=test_file, fmt=fmt, external=external,
+        load_options=load_options, lm_eval_options=lm_eval_options)
     references = task.references(records)
     check_failed_requests(predictions, missing)
     overlap = writer_overlap(Path(predictions_path), records, allow_overlap)
@@ -263,8 +275,9 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
                       test_file=Path(test_file).name if test_file else None)
     system = name or default_name
     folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
-    result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
-                                        missing=missing)
+    with progress.stage(f"scoring {len(predictions):,} predictions"):
+        result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
+                                            missing=missing)
     if not any(sample["answer"] is not None for sample in samples):
         numbering = f"; {task.name} answers are read as {task.numbering}" if task.numbering else ""
         raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
@@ -280,8 +293,29 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     record_data_notes(result, records)
-    write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
+    with progress.stage(f"writing the run into {folder}"):
+        write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
     return result, folder
+
+
+def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,
+                external, load_options: dict | None, lm_eval_options: dict | None) -> tuple:
+    """(predictions, records, join report or None, default system name) for `score`: a task's own format
+    (`external`) is read against the records it is joined to; a generic one is read first, then the records."""
+    join_report = None
+    with progress.stage(f"reading {predictions_path.name} and the references "
+                        f"({task.name}, {test_file or f'{split} split'})") as step:
+        if external is not None:
+            records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+            load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
+            predictions, join_report, default_name = external.read(predictions_path, records, load_whole)
+        else:
+            options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from ids
+            predictions = load_predictions(predictions_path, fmt, **options)
+            records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+            default_name = _stem(predictions_path)
+        step.note = f"{len(predictions):,} predictions, {len(records):,} items"
+    return predictions, records, join_report, default_name
 
 
 def task_format(task: Task, fmt: str):

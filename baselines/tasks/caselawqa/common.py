@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 
+from baselines.core import progress
 from baselines.core.dask_client import dask_client
 from baselines.core.records import ChoiceItem
 from baselines.methods.majority import most_frequent
@@ -92,21 +93,29 @@ def capped_weights(first_answers: list[int]) -> np.ndarray:
 BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
-def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None) -> list:
-    """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port')."""
+def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None, *,
+                 total: int | None = None, desc: str = "fitting per-task heads") -> list:
+    """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port');
+    the results in the order of the calls.
+
+    A bar named `desc` counts the finished calls (tasks); with their number (`total`, or the length of `calls`)
+    it also shows the time left. The calls are dispatched as before (a generator is not read ahead)."""
     from joblib import Parallel, parallel_config
 
     from baselines.core.errors import BaselinesError
 
     if backend not in BACKENDS:
         raise BaselinesError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    total = len(calls) if total is None and hasattr(calls, "__len__") else total
     if backend != "dask":
         jobs = 1 if backend == "sequential" else n_jobs
-        return Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
-                        pre_dispatch="n_jobs")(calls)
+        results = Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
+                           pre_dispatch="n_jobs", return_as="generator")(calls)
+        return list(progress.bar(results, desc=desc, total=total, unit="task"))
     client = dask_client(scheduler, "backend 'dask'")
     try:
         with parallel_config(backend="dask", client=client):
-            return Parallel(n_jobs=-1, pre_dispatch="2*n_jobs")(calls)
+            results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(calls)
+            return list(progress.bar(results, desc=desc, total=total, unit="task"))
     finally:
         client.close()

@@ -48,7 +48,8 @@ def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | No
         return -len(pairs) * len({a for p in pairs for a in p[0].answer})
 
     fitted = run_parallel((job(task, pairs) for task, pairs in sorted(train_groups.items(), key=cost)),
-                          n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler)
+                          n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler,
+                          total=len(train_groups))  # with the count, the bar shows the time left
     return {head.task: head for head, _ in fitted}, {head.task: scores for head, scores in fitted}
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from baselines.tasks.rr.data import Document, check_labels
 from baselines.core.errors import BaselinesError
 from baselines.core.params import OneOf, Range
+from baselines.core.progress import bar as progress_bar
 from baselines.methods.base import Method, params_of
 from baselines.methods.blocks import apply_flat
 from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
@@ -105,12 +106,11 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
 
     def _documents(self, docs: list[Document]):
         """EncodedDocuments of `docs`: lower token states (with a progress bar), surface features, label ids."""
-        from tqdm.auto import tqdm
-
         from baselines.tasks.rr.joint_training import EncodedDocuments
 
         texts = [sentence_texts(d) for d in docs]
-        with tqdm(total=sum(map(len, texts)), desc="encoding (frozen layers)", unit="sentence") as bar:
+        with progress_bar(total=sum(map(len, texts)), desc="encoding sentences (frozen layers)",
+                          unit="sentence") as bar:
             states = apply_flat(lambda flat: self.encoder_.lower_states(flat, self.encode_batch_size, bar), texts)
         return EncodedDocuments(states, [self._surface(d) for d in docs], label_ids(docs, self.labels_))
 
@@ -124,14 +124,13 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         return Sequences(xs, ys, val_set.all_features(self.encoder_) if val_set.states else [], val_set.labels)
 
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
-        from tqdm.auto import tqdm
-
         from baselines.tasks.rr.network import decode_documents, torch_threads
 
         check_predictable(records, self.labels_)
         texts = [sentence_texts(d) for d in records]
         with torch_threads(self.torch_threads):
-            with tqdm(total=sum(map(len, texts)), desc="encoding", unit="sentence", disable=not progress) as bar:
+            with progress_bar(total=sum(map(len, texts)), desc="encoding sentences", unit="sentence",
+                              enabled=progress) as bar:
                 vectors = apply_flat(lambda flat: self.encoder_.encode(flat, self.encode_batch_size, bar), texts)
             feats = [np.hstack([block, self._surface(doc)]).astype(np.float32) for doc, block in zip(records, vectors)]
             decoded = decode_documents(self.model_, feats, self.predict_batch_docs, len(self.labels_))

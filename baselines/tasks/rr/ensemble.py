@@ -44,13 +44,13 @@ def fit_ensemble(data: Sequences, plan: MemberPlan, seeds: list[int], workers: i
 def _in_workers(data: Sequences, plan: MemberPlan, seeds: list[int], processes: int) -> list[tuple]:
     """Members trained in `processes` worker processes, with a progress bar over finished members here."""
     from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
+    from baselines.core.progress import bar
 
     level = logging.getLogger("baselines").getEffectiveLevel()
     jobs = Parallel(n_jobs=processes, backend="loky", max_nbytes=None, return_as="generator")(
         delayed(_worker)(level, data, plan, seed) for seed in seeds)
-    return list(tqdm(jobs, total=len(seeds), desc=f"training {len(seeds)} taggers in {processes} processes",
-                     unit="tagger"))
+    return list(bar(jobs, total=len(seeds), desc=f"training {len(seeds)} taggers in {processes} processes",
+                    unit="tagger"))
 
 
 def _worker(level: int, data: Sequences, plan: MemberPlan, seed: int) -> tuple:

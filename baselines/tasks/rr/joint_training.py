@@ -88,7 +88,7 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
                  progress: bool = True) -> TuningResult:
     """Train encoder.top and `tagger` together for settings.tune_epochs epochs; keep the mean of the later
     epochs or the best epoch, as the module says, and leave both modules with the weights kept."""
-    from tqdm.auto import tqdm
+    from baselines.core.progress import bar as progress_bar
 
     optimizer = torch.optim.AdamW([{"params": encoder.top.parameters(), "lr": settings.encoder_lr},
                                    {"params": tagger.parameters(), "lr": settings.tagger_lr}], weight_decay=0.01)
@@ -105,8 +105,8 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
     total = sum(end - begin for _, begin, end in work)
     for epoch in range(1, settings.tune_epochs + 1):
         order = [work[k] for k in rng.permutation(len(work))]
-        with tqdm(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
-                  disable=not progress) as bar:
+        with progress_bar(total=total, desc=f"tuning epoch {epoch}/{settings.tune_epochs}", unit="sentence",
+                          enabled=progress) as bar:
             loss = _epoch(encoder, tagger, scheduler, fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
         history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})

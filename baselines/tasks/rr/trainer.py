@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from baselines.core.params import Range
+from baselines.core.progress import bar
 from baselines.tasks.rr.network import batches, decode_documents
 
 log = logging.getLogger(__name__)
@@ -48,9 +49,9 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
     """Train `model` in place and leave it at its best epoch; the epoch history is returned.
 
     The score of an epoch is the validation weighted F1 (minus the training loss without validation
-    documents); `seed` orders the batches. `progress` shows a bar over the epochs."""
+    documents); `seed` orders the batches. `progress` shows a bar over the epochs (baselines.core.progress: the
+    time left is that of `max_epochs`, an upper bound when early stopping ends training sooner)."""
     import torch
-    from tqdm.auto import tqdm
 
     optimizer = torch.optim.Adam(model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=settings.lr_decay,
@@ -59,8 +60,8 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
     rng = np.random.default_rng(seed)
     weighting = loss_weighting(data.ys, model.crf.num_tags, settings.rare_weight)
     history, best, best_state, waited = [], -float("inf"), None, 0
-    for epoch in tqdm(range(1, settings.max_epochs + 1), desc=f"tagger seed {seed}", unit="epoch",
-                      disable=not progress):
+    for epoch in bar(range(1, settings.max_epochs + 1), desc=f"training tagger (seed {seed})", unit="epoch",
+                     enabled=progress):
         loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
         entry = {"epoch": epoch, "loss": loss,
                  "val_weighted_f1": validation_score(model, data, settings.predict_batch_docs, loss)}

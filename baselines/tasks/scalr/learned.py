@@ -21,6 +21,7 @@ import numpy as np
 
 from baselines.core.errors import BaselinesError
 from baselines.core.folds import fold_assignment
+from baselines.core import progress
 from baselines.core.params import Each, OneOf, Range, Sklearn
 from baselines.encoders.onnx_backend import BACKENDS
 from baselines.core.records import ChoiceItem
@@ -118,34 +119,39 @@ class LearnedChooser(Method):
         train = [item for item in train if item.answer]
         if len(train) < 2 * self.inner_folds:
             raise BaselinesError(f"learned: needs at least {2 * self.inner_folds} labelled questions")
-        self.stats_ = LexicalStats().fit(item_texts(train))
-        blocks, self.feature_names_ = self._features(train)
+        with progress.stage(f"computing features of {len(train):,} questions"):
+            self.stats_ = LexicalStats().fit(item_texts(train))
+            blocks, self.feature_names_ = self._features(train)
         gold = np.array([item.answer[0] for item in train])
         rows, starts = _segments(blocks)
         self.mean_, self.scale_ = rows.mean(0), rows.std(0) + 1e-9
         blocks = [(b - self.mean_) / self.scale_ for b in blocks]
         self.l2_, self.weights_, self.hgb_, self.hgb_iter_ = None, None, None, None
         if self.model in ("logit", "both"):
-            self.l2_ = self._choose(blocks, gold, self.l2_grid, self._logit_probs)
+            self.l2_ = self._choose(blocks, gold, self.l2_grid, self._logit_probs, "l2 of the logit model")
             rows, starts = _segments(blocks)
             self.weights_ = fit_logit(rows, starts, starts + gold, self.l2_)
         if self.model in ("hgb", "both"):
-            self.hgb_iter_ = self._choose(blocks, gold, self.hgb_iter_grid, self._hgb_probs)
+            self.hgb_iter_ = self._choose(blocks, gold, self.hgb_iter_grid, self._hgb_probs, "boosting rounds")
             self.hgb_ = self._fit_hgb(blocks, gold, self.hgb_iter_)
         return self
 
-    def _choose(self, blocks, gold, grid, probs_fn):
-        """The grid value with the best inner-CV mean log-likelihood (ties: the first)."""
+    def _choose(self, blocks, gold, grid, probs_fn, what: str):
+        """The grid value with the best inner-CV mean log-likelihood (ties: the first); a bar named after `what`
+        counts the fits (grid values x inner folds)."""
         assignment = fold_assignment(len(blocks), self.inner_folds, self.seed)
         scores = []
-        for value in grid:
-            total = 0.0
-            for fold in range(self.inner_folds):
-                inner = [i for i in range(len(blocks)) if assignment[i] != fold]
-                held = [i for i in range(len(blocks)) if assignment[i] == fold]
-                probs = probs_fn([blocks[i] for i in inner], gold[inner], value, [blocks[i] for i in held])
-                total += sum(np.log(max(p[gold[i]], 1e-12)) for p, i in zip(probs, held))
-            scores.append(total)
+        with progress.bar(total=len(grid) * self.inner_folds, unit="fit",
+                          desc=f"choosing {what} ({self.inner_folds}-fold inner CV)") as fits:
+            for value in grid:
+                total = 0.0
+                for fold in range(self.inner_folds):
+                    inner = [i for i in range(len(blocks)) if assignment[i] != fold]
+                    held = [i for i in range(len(blocks)) if assignment[i] == fold]
+                    probs = probs_fn([blocks[i] for i in inner], gold[inner], value, [blocks[i] for i in held])
+                    total += sum(np.log(max(p[gold[i]], 1e-12)) for p, i in zip(probs, held))
+                    fits.update()
+                scores.append(total)
         return grid[int(np.argmax(scores))]
 
     @staticmethod
