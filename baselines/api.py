@@ -188,20 +188,20 @@ def evaluate(task: str, method: str | None = None, data_dir: PathLike | None = N
     force: replace a run of the same name and variant; allow_overlap: write the run even when the model was fit on
     the scored items (the overlap is stated beside its figures); the others as in train()."""
     check_arguments(locals())
-    from baselines.runs import run
+    from baselines.runs.run import execute
+    from baselines.runs.spec import RunSpec
 
     missing = missing_policy(missing, only_present)
     task_record(task, subtasks=subtasks)
     config = Path(config) if config is not None else None
     method = method or method_of(task, config)
+    spec = RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
+                   config=config, overrides=config_overrides(overrides, encoder), models_dir=models_dir,
+                   results_dir=results_dir, name=system_name(method, name, encoder, config), cv=cv, seed=seed,
+                   missing=missing, load_options=load_options(subtasks), force=force,
+                   segmenter=os.fspath(segmenter) if segmenter is not None else None, allow_overlap=allow_overlap)
     with silenced(quiet):
-        return with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file,
-                         model=model, config=config, overrides=config_overrides(overrides, encoder),
-                         models_dir=models_dir, results_dir=results_dir,
-                         name=system_name(method, name, encoder, config), cv=cv, seed=seed, missing=missing,
-                         load_options=load_options(subtasks), force=force,
-                         segmenter=os.fspath(segmenter) if segmenter is not None else None,
-                         allow_overlap=allow_overlap)
+        return with_data(task, download, execute, spec)
 
 
 @recorded
@@ -218,18 +218,20 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
     other; id_field, lm_eval_filter: which doc field and filter of lm-eval logs; id_prefix: stripped from the
     custom_ids of batch API files; the others as in evaluate()."""
     check_arguments(locals())
-    from baselines.runs import run
+    from baselines.runs.run import execute, task_format
+    from baselines.runs.spec import RunSpec
 
     missing = missing_policy(missing, only_present)
-    spec = task_record(task, subtasks=subtasks)
-    if run.task_format(spec, format) is not None and id_prefix is not None:
+    record = task_record(task, subtasks=subtasks)
+    if task_format(record, format) is not None and id_prefix is not None:
         raise BaselinesError(f"id_prefix applies to batch API files only, not to format {format!r}")
+    spec = RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format,
+                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer, force=force,
+                   load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
+                                    "id_prefix": id_prefix})
     with silenced(quiet):
-        return with_data(task, download, run.score, task, Path(predictions), data_dir, split=split, name=name,
-                         fmt=format, missing=missing, results_dir=results_dir, test_file=test_file, producer=producer,
-                         force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
-                         lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
-                                          "task_name": spec.name, "id_prefix": id_prefix})
+        return with_data(task, download, execute, spec)
 
 
 @recorded
@@ -264,15 +266,15 @@ def predict(task: str, texts: list[str] | dict[str, str], *, model: PathLike | N
     texts: a list of strings (ids "0", "1", ...) or a dict id -> text; model: a saved model folder (default:
     models/<task>/<method>); segmenter: rule | trained | a folder (RR); subtasks: CaselawQA's questions asked."""
     check_arguments(locals())
-    from baselines.registry import tasks_with
+    from baselines.registry import RawText, tasks_with
     from baselines.runs.corpus import predict as label_texts
 
-    spec = task_record(task, subtasks=subtasks)
-    if spec.predict is None:
+    raw_text = task_record(task, subtasks=subtasks).capability(RawText)
+    if raw_text is None:
         raise BaselinesError(f"task {task!r} does not label raw text; predict works for: "
-                             f"{', '.join(tasks_with('predict'))}")
-    if segmenter is not None and spec.end_to_end is None:
+                             f"{', '.join(tasks_with(RawText))}")
+    if segmenter is not None and raw_text.end_to_end is None:
         raise BaselinesError(f"segmenter applies to tasks that cut raw text into sentences: "
-                             f"{', '.join(tasks_with('end_to_end'))} ({task} takes no segmenter)")
+                             f"{', '.join(tasks_with(RawText, 'end_to_end'))} ({task} takes no segmenter)")
     own = {**({"segmenter": os.fspath(segmenter)} if segmenter is not None else {}), **load_options(subtasks)}
     return label_texts(task, texts, method=method, model=model, models_dir=models_dir, data_dir=data_dir, **own)

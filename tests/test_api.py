@@ -12,7 +12,7 @@ import typer
 import baselines
 from baselines import api, compare, evaluate, predict, score, train
 from baselines.core.errors import BaselinesError
-from baselines.registry import DISCOVERED
+from baselines.registry import DISCOVERED, RawText
 
 
 def scalr_file(path, answers):
@@ -107,8 +107,9 @@ def rr_hook(monkeypatch) -> list:
         calls.append(options)
         return corpus.Labeller(label=lambda texts: [{"chars": len(text.text)} for text in texts])
 
-    benchmarks = [dataclasses.replace(b, task=dataclasses.replace(b.task, predict=hook)) if b.task.name == "rr" else b
-                  for b in DISCOVERED.benchmarks]  # the discovered rr, its predict hook replaced
+    benchmarks = [dataclasses.replace(b, task=b.task.with_capability(dataclasses.replace(b.task.capability(RawText),
+                                                                                         predict=hook)))
+                  if b.task.name == "rr" else b for b in DISCOVERED.benchmarks]  # the discovered rr, its predict hook replaced
     monkeypatch.setattr(DISCOVERED, "_benchmarks", benchmarks)
     monkeypatch.setattr(corpus, "_LABELLERS", {})
     return calls

@@ -1,5 +1,5 @@
-"""The headline's per-group table: our best against the task's plain method (Task.headline_versus), paired on each
-group's items, beside the best LLM run."""
+"""The headline's per-group table: our best against the task's plain method (PublishedFigures.headline_versus),
+paired on each group's items, beside the best LLM run."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +7,7 @@ import pytest
 from baselines.comparison.headline import headline_section, per_group_section
 from baselines.comparison.leaderboard import compare
 from baselines.core.records import Reference
-from baselines.registry import get_task
+from baselines.registry import PublishedFigures, get_task
 from test_compare import write_system
 
 TASKS = ("sc_x", "sc_y", "sc_z")
@@ -94,7 +94,7 @@ def test_no_table_for_a_task_without_a_plain_method_or_its_run():
     comparison = compare("caselawqa", replicates=100)
     assert per_group_section(get_task("caselawqa"), comparison, comparison.reference) == []  # no linear run
     scalr = get_task("scalr")
-    assert scalr.headline_versus is None
+    assert scalr.capability(PublishedFigures).headline_versus is None
     assert per_group_section(scalr, None, None) == []
 
 

@@ -15,7 +15,7 @@ from baselines.core.lazy import import_object, lazy_function
 from baselines.methods import (method_table, canonical_name, method_aliases, method_class, method_names,
                                saved_model_folder)
 from baselines.methods.base import Method
-from baselines.registry import TASKS, get_task, method_entries
+from baselines.registry import TASKS, Subtasks, get_task, method_entries
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -59,7 +59,7 @@ def test_importing_the_registry_imports_no_method_module():
 def test_lazy_objects():
     assert import_object("baselines.tasks.caselawqa.data:court_of")("songer_x") == "songer"
     assert lazy_function("baselines.tasks.caselawqa.data:court_of")("sc_issuearea") == "sc"
-    assert get_task("caselawqa").supergroup("songer_geniss") == "songer"
+    assert get_task("caselawqa").capability(Subtasks).supergroup("songer_geniss") == "songer"
     with pytest.raises(ValueError, match="module:attribute"):
         import_object("baselines.tasks.caselawqa.data.court_of")
 

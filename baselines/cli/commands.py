@@ -9,13 +9,13 @@ import typer
 
 from baselines.cli.corpus import (ModelFolder, PredictInput, PredictOut, Segmenter, hook_options, predict_progress,
                                   predict_setup, predict_task, print_record, summary_line)
-from baselines.cli.errors import fail, guarded
+from baselines.cli.errors import fail, reported
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
                                    OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
                                    default_name, formats_help, load_options, method_from, missing_policy, task_options,
                                    texts_help, with_data)
 from baselines.core.progress import silenced, stage
-from baselines.registry import option_help, tasks_with
+from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs.")
@@ -39,6 +39,7 @@ def main_options(verbose: bool = typer.Option(False, "--verbose", "-v", help="Lo
 
 
 @app.command("ls")
+@reported
 def list_all():
     """List tasks, their methods and configs."""
     from baselines.core.config import config_path
@@ -61,6 +62,7 @@ def list_all():
 
 
 @app.command("train")
+@reported
 def train_command(task: str = typer.Argument(..., help="Task name (see `baselines ls`)."),
                   method: Optional[str] = Method, data_dir: Optional[Path] = DataDir,
                   config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
@@ -79,13 +81,14 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     method = method or method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
     with silenced(quiet):
-        folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**guarded(config_overrides, set_, encoder), **parallel},
+        folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**config_overrides(set_, encoder), **parallel},
                            models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
                            load_options=load_options(subtasks))
     typer.echo(f"saved {folder}")
 
 
 @app.command("eval")
+@reported
 def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines ls`)."),
                  method: Optional[str] = Method, data_dir: Optional[Path] = DataDir,
                  split: Optional[str] = typer.Option(None, "--split", help="Split to evaluate (default: the task's)."),
@@ -97,23 +100,25 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  encoder: Optional[str] = Encoder, name: Optional[str] = Name,
                  subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
                  missing: str = Missing, models_dir: Optional[Path] = ModelsDir, only_present: bool = OnlyPresent,
-                 segmenter: Optional[str] = typer.Option(None, "--segmenter", help=f"Score end to end on raw text cut by this segmenter (rule | trained | folder); tasks scored from raw text: {', '.join(tasks_with('end_to_end'))}."),
+                 segmenter: Optional[str] = typer.Option(None, "--segmenter", help=f"Score end to end on raw text cut by this segmenter (rule | trained | folder); tasks scored from raw text: {', '.join(tasks_with(RawText, 'end_to_end'))}."),
                  results_dir: Optional[Path] = ResultsDir, force: bool = Force, download: bool = Download,
                  allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                  quiet: bool = Quiet):
     """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
-    from baselines.runs import run
+    from baselines.runs.run import execute
+    from baselines.runs.spec import RunSpec
 
-    missing = guarded(missing_policy, missing, only_present)
+    missing = missing_policy(missing, only_present)
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
     method = method or method_from(task, config)  # the folder name `train --encoder` chose
+    spec = RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
+                   config=config, overrides=config_overrides(set_, encoder), models_dir=models_dir,
+                   results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
+                   missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
+                   allow_overlap=allow_overlap)
     with silenced(quiet):
-        result, folder = with_data(task, download, run.evaluate, task, method, data_dir, split=split, test_file=test_file, model=model,
-                                   config=config, overrides=guarded(config_overrides, set_, encoder), models_dir=models_dir,
-                                   results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
-                                   missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
-                                   allow_overlap=allow_overlap)
+        result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -121,6 +126,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
 
 
 @app.command("score")
+@reported
 def score_command(task: str = typer.Argument(..., help="Task name."),
                   predictions: Path = typer.Argument(..., help="JSONL of {id, prediction} or {id, raw}, lm-eval samples, an OpenAI or Anthropic batch API output file, or a file or folder in a task's own --format."),
                   data_dir: Optional[Path] = DataDir, name: Optional[str] = Name,
@@ -139,23 +145,24 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
-    from baselines.runs import run
-
     from baselines.registry import get_task
+    from baselines.runs.run import execute, task_format
+    from baselines.runs.spec import RunSpec
 
-    missing = guarded(missing_policy, missing, only_present)
+    missing = missing_policy(missing, only_present)
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
-    spec = guarded(get_task, task)
-    external = guarded(run.task_format, spec, fmt)  # an unknown format, before any work
+    record = get_task(task)
+    external = task_format(record, fmt)  # an unknown format, before any work
     if external is not None and id_prefix is not None:
         fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
+    spec = RunSpec(task=task, predictions=predictions, data_dir=data_dir, split=split, name=name, fmt=fmt,
+                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
+                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
+                                    "id_prefix": id_prefix})
     with silenced(quiet):
-        result, folder = with_data(task, download, run.score, task, predictions, data_dir, split=split, name=name, fmt=fmt,
-                                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
-                                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
-                                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter,
-                                                    "task_name": spec.name, "id_prefix": id_prefix})
+        result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result
 
     print_result(result)
@@ -165,6 +172,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
 
 
 @app.command("compare")
+@reported
 def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (none with --all)."),
                     against: Optional[str] = typer.Option(None, "--against", help="Reference system (default: the best of our methods)."),
                     split: Optional[str] = typer.Option(None, "--split", help="Split whose results to compare (default: the task's)."),
@@ -198,12 +206,12 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
     if out:
         from baselines.core.io import writable_target
 
-        guarded(writable_target, out)  # refused before the comparison, not after it
+        writable_target(out)  # refused before the comparison, not after it
     with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
-        comparison = guarded(compare.compare, task, results_dir, split=split, against=against, replicates=replicates,
-                             seed=seed, segmenter=segmenter, test_file=test_file,
-                             only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
-    written = guarded(render.write_files, comparison, out, scatter) if out else []
+        comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
+                                     seed=seed, segmenter=segmenter, test_file=test_file,
+                                     only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
+    written = render.write_files(comparison, out, scatter) if out else []
     if markdown_only:
         typer.echo(render.to_markdown(comparison))
     else:
@@ -222,13 +230,14 @@ def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Option
     if out is None:
         fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
     with silenced(quiet):
-        written = guarded(write_all, out, results_dir, readme=readme, replicates=replicates, seed=seed)
+        written = write_all(out, results_dir, readme=readme, replicates=replicates, seed=seed)
     for path in written:
         typer.echo(f"wrote {path}")
 
 
 @app.command("predict")
-def predict_command(task: str = typer.Argument(..., help=f"Task name (a task that labels raw text: {', '.join(tasks_with('predict'))})."),
+@reported
+def predict_command(task: str = typer.Argument(..., help=f"Task name (a task that labels raw text: {', '.join(tasks_with(RawText))})."),
                     source: str = typer.Argument(..., metavar="INPUT", help=PredictInput),
                     out: Optional[str] = typer.Option(None, "--out", help=PredictOut),
                     model: Optional[Path] = ModelFolder, method: Optional[str] = Method,
@@ -244,15 +253,15 @@ def predict_command(task: str = typer.Argument(..., help=f"Task name (a task tha
     that cannot be written)."""
     from baselines.runs.corpus import label_corpus
 
-    spec = guarded(predict_task, task, backend, segmenter)
+    spec = predict_task(task, backend, segmenter)
     task_options(task, subtasks=subtasks)
-    corpus, sink, run = guarded(predict_setup, spec, source, out, backend, scheduler,
-                                hook_options(model, method, models_dir, data_dir, segmenter, subtasks))
+    corpus, sink, run = predict_setup(spec, source, out, backend, scheduler,
+                                      hook_options(model, method, models_dir, data_dir, segmenter, subtasks))
     try:
         with predict_progress(corpus.total, quiet) as notify:
             for note in sink.notes:
                 notify(note, advance=False)
-            summary = guarded(label_corpus, corpus, sink, run, notify)
+            summary = label_corpus(corpus, sink, run, notify)
     finally:
         sink.close()
     if corpus.kind == "text" and not quiet and getattr(sink, "records", None):
@@ -263,18 +272,19 @@ def predict_command(task: str = typer.Argument(..., help=f"Task name (a task tha
 
 
 @data_app.command("download")
+@reported
 def download_command(task: str = typer.Argument(..., help="Task name."),
                      dest: Optional[Path] = typer.Option(None, "--dest", help="Data folder to fill (default: $BASELINES_DATA, else ~/.local/share/legal-baselines, where every command looks).")):
     """Download a benchmark's official files (needs network access to Hugging Face / GitHub)."""
-    from baselines.registry import get_task
+    from baselines.registry import Download, get_task
 
-    spec = guarded(get_task, task)
-    if spec.download is None:
+    download = get_task(task).capability(Download)
+    if download is None:
         fail(f"task {task!r} has no download")
     from baselines.core.paths import data_location
 
     home = data_location(None)[0]
-    folder = guarded(spec.download, dest or home)
+    folder = download.fetch(dest or home)
     typer.echo(f"downloaded {task} into {folder}" + ("" if dest is None or dest == home else f"; use --data-dir {dest}"))
 
 
@@ -283,7 +293,8 @@ app.add_typer(export_app, name="export")
 
 
 @export_app.command("lm-eval")
-def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks_with("export"))),
+@reported
+def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks_with(LmEvalExport))),
                            out: Path = typer.Option(..., "--out", help="Folder to write (refused if not empty, unless --force; a symbolic link, file or device is refused)."),
                            data_dir: Optional[Path] = DataDir,
                            split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
@@ -299,8 +310,8 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
     subtasks = subtasks or tasks_alias
     task_options(task, subtasks=subtasks)
     with silenced(quiet):
-        export = guarded(export_lm_eval, task, data_dir, out, split=split, max_chars=max_chars, window=window,
-                         prompt=prompt, force=force, load_options=load_options(subtasks))
+        export = export_lm_eval(task, data_dir, out, split=split, max_chars=max_chars, window=window,
+                                prompt=prompt, force=force, load_options=load_options(subtasks))
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
     for note in export.notes:
         typer.echo(f"  {note}")
@@ -316,6 +327,7 @@ app.add_typer(speed_app, name="benchmark", hidden=True)  # its earlier name
 
 
 @speed_app.command("encoders")
+@reported
 def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional[str] = Encoder,
                            n: int = typer.Option(2000, "--n", help="First N texts of the corpus to encode."),
                            texts: Optional[str] = typer.Option(None, "--texts", help=texts_help()),
@@ -328,17 +340,18 @@ def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional
     from baselines.encoders.speed import encoder_speed, render_speed, write_speed_report
 
     if out is not None:
-        guarded(writable_target, out)  # a device or FIFO is refused before the speed test, not after it
-    report = guarded(encoder_speed, data_dir, encoder, n=n, repeats=repeats, task=texts)
+        writable_target(out)  # a device or FIFO is refused before the speed test, not after it
+    report = encoder_speed(data_dir, encoder, n=n, repeats=repeats, task=texts)
     typer.echo(render_speed(report))
     if report["disturbed"]:
         typer.echo(disturbance_warning(report["disturbed"]), err=True)
     if out is not None:
-        typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
+        typer.echo(f"wrote {write_speed_report(report, out)}")
 
 
 @speed_app.command("predict")
-def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' | '.join(tasks_with('predict'))})."),
+@reported
+def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' | '.join(tasks_with(RawText))})."),
                           source: str = typer.Argument(..., metavar="INPUT", help=PredictInput),
                           n: Optional[int] = typer.Option(None, "--n", help="Only the first N readable documents."),
                           model: Optional[Path] = ModelFolder, method: Optional[str] = Method,
@@ -353,17 +366,16 @@ def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' |
     from baselines.encoders.speed import write_speed_report
     from baselines.runs.corpus_speed import predict_speed, render_predict_speed
 
-    guarded(predict_task, task, "local", segmenter)
+    predict_task(task, "local", segmenter)
     task_options(task, subtasks=subtasks)
     if out is not None:
-        guarded(writable_target, out)
-    report = guarded(predict_speed, task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks),
-                     n=n)
+        writable_target(out)
+    report = predict_speed(task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks), n=n)
     typer.echo(render_predict_speed(report))
     if report["disturbed"]:
         typer.echo(disturbance_warning(report["disturbed"]), err=True)
     if out is not None:
-        typer.echo(f"wrote {guarded(write_speed_report, report, out)}")
+        typer.echo(f"wrote {write_speed_report(report, out)}")
 
 
 def main() -> None:  # pragma: no cover - console entry

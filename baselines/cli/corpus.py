@@ -10,7 +10,7 @@ from typing import Iterator
 import typer
 
 from baselines.core.errors import BaselinesError
-from baselines.registry import tasks_with
+from baselines.registry import RawText, tasks_with
 
 PredictInput = ("A text file, a folder of .txt files, a glob of text files (quoted), or a .jsonl file of "
                 '{"id", "text"}; - reads that JSONL from standard input.')
@@ -19,7 +19,7 @@ PredictOut = ("A .jsonl file (one record per document), or a folder (one <id>.js
 BACKENDS = ("local", "dask")
 ModelFolder = typer.Option(None, "--model", help="A saved model folder (default: models/<task>/<method>).")
 Segmenter = typer.Option(None, "--segmenter", help="rule | trained | folder (default: trained if saved, else rule); "
-                         f"tasks that cut raw text into sentences: {', '.join(tasks_with('end_to_end'))}.")
+                         f"tasks that cut raw text into sentences: {', '.join(tasks_with(RawText, 'end_to_end'))}.")
 
 
 def hook_options(model, method, models_dir, data_dir, segmenter, subtasks) -> dict:
@@ -35,12 +35,13 @@ def predict_task(task: str, backend: str, segmenter: str | None):
     from baselines.registry import get_task
 
     spec = get_task(task)
-    if spec.predict is None:
+    raw_text = spec.capability(RawText)
+    if raw_text is None:
         raise BaselinesError(f"task {task!r} does not label raw text; `baselines predict` works for: "
-                             f"{', '.join(tasks_with('predict'))}")
-    if segmenter and spec.end_to_end is None:
+                             f"{', '.join(tasks_with(RawText))}")
+    if segmenter and raw_text.end_to_end is None:
         raise BaselinesError(f"--segmenter applies to tasks that cut raw text into sentences: "
-                             f"{', '.join(tasks_with('end_to_end'))} ({task} takes no --segmenter)")
+                             f"{', '.join(tasks_with(RawText, 'end_to_end'))} ({task} takes no --segmenter)")
     if backend not in BACKENDS:
         raise BaselinesError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     return spec
@@ -88,18 +89,20 @@ def predict_job(spec, options: dict) -> dict:
         raise BaselinesError(f"no trained model in {folder}; run `baselines train {spec.name} --method {method}` "
                              "first (or pass --model)")
     job = {"task": spec.name, "model": str(folder.resolve()), "model_sha256": folder_digest(folder), "options": {}}
-    if spec.end_to_end is not None and spec.segmenter_in_effect is not None:
-        job["options"]["--segmenter"] = segmenter_in_effect(spec, options.get("segmenter"), options.get("models_dir"))
+    raw_text = spec.capability(RawText)
+    if raw_text is not None and raw_text.end_to_end is not None and raw_text.segmenter_in_effect is not None:
+        job["options"]["--segmenter"] = segmenter_in_effect(raw_text, options.get("segmenter"),
+                                                            options.get("models_dir"))
     if "--subtasks" in spec.options:
         subtasks = sorted(set(options.get("subtasks") or []))
         job["options"]["--subtasks"] = ",".join(subtasks) if subtasks else "every task the model answers"
     return job
 
 
-def segmenter_in_effect(spec, name: str | None, models_dir) -> str:
+def segmenter_in_effect(raw_text: RawText, name: str | None, models_dir) -> str:
     """--segmenter as it takes effect (the task's hook says what a name stands for): rule, or a saved senter named
     with the digest of its files."""
-    name, folder = spec.segmenter_in_effect(name, models_dir)
+    name, folder = raw_text.segmenter_in_effect(name, models_dir)
     if folder is None or not (folder / "config.cfg").is_file():
         return name  # rule, or a senter that is not there (refused when the labeller loads it)
     return f"{'trained' if name == 'trained' else folder.resolve()} (sha256 {folder_digest(folder)[:12]})"

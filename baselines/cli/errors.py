@@ -1,6 +1,8 @@
 """How the command line reports a user-facing error: one line on stderr and exit code 2."""
 from __future__ import annotations
 
+import functools
+
 import typer
 
 from baselines.core.errors import BaselinesError
@@ -22,6 +24,17 @@ def guarded(function, *args, **kwargs):
         fail(os_error_line(exc))
     except RecursionError:
         fail("an input is nested too deeply to read (JSON or YAML)")
+
+
+def reported(command):
+    """`command` (a CLI command function) with its user-facing errors, and the operating system's refusals,
+    reported as one line on stderr and exit code 2 (see `guarded`): the one error handler of every command."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        return guarded(command, *args, **kwargs)
+
+    return run
 
 
 def os_error_line(exc: OSError) -> str:

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import typer
 
-from baselines.cli.errors import guarded
 from baselines.core.errors import BaselinesError
-from baselines.registry import TASKS, option_help
+from baselines.registry import TASKS, Formats, SpeedTexts, option_help
 from baselines.runs.options import load_options, method_of
 from baselines.runs.options import missing_policy as shared_missing_policy
 from baselines.runs.options import system_name as default_name
@@ -49,7 +48,7 @@ def formats_help() -> str:
     from baselines.evaluation.predictions import FORMATS
 
     own = "; ".join(f"{task.name}: {name}, {spec.help}"
-                    for task in TASKS.values() for name, spec in task.formats.items())
+                    for task in TASKS.values() for name, spec in (task.capability(Formats) or Formats()).by_name.items())
     return " | ".join(FORMATS) + (f", or a task's own ({own})" if own else "") + "."
 
 
@@ -57,7 +56,8 @@ def texts_help() -> str:
     """The texts each task offers for the encoder speed test, from the records."""
     from baselines.registry import default_speed_texts
 
-    offered = "; ".join(f"{task.name}: {task.speed_texts.help}" for task in TASKS.values() if task.speed_texts)
+    offered = "; ".join(f"{task.name}: {task.capability(SpeedTexts).help}" for task in TASKS.values()
+                        if task.capability(SpeedTexts))
     return f"Whose texts to encode: {offered} (default: {default_speed_texts()})."
 
 
@@ -66,8 +66,7 @@ def task_options(task: str, **given) -> None:
     them, naming the tasks that take it."""
     from baselines.registry import check_options, get_task
 
-    guarded(check_options, guarded(get_task, task), {"--" + name.replace("_", "-"): value
-                                                      for name, value in given.items()})
+    check_options(get_task(task), {"--" + name.replace("_", "-"): value for name, value in given.items()})
 
 
 def with_data(task: str, download: bool, function, *args, **kwargs):
@@ -75,9 +74,9 @@ def with_data(task: str, download: bool, function, *args, **kwargs):
     from baselines.runs.first_run import with_benchmark
 
     confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
-    return guarded(with_benchmark, task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
+    return with_benchmark(task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
 
 
 def method_from(task: str, config: Path | None) -> str:
     """The method a named config belongs to (`--config learned-lexical`: learned), else the task's default."""
-    return guarded(method_of, task, config)
+    return method_of(task, config)

@@ -7,7 +7,7 @@ from rich.table import Table
 from baselines.core.labels import label_as_offered
 from baselines.evaluation.scoring import Result
 from baselines.runs.overlap import OVERLAP_MARK, describe, overlap_note
-from baselines.registry import get_task
+from baselines.registry import ItemsFromPredictions, Subtasks, get_task
 
 console = Console()
 
@@ -31,7 +31,7 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     table.add_row("coverage", f"{result.coverage:.4f}", "")
     if result.missing:
         table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
-    if result.missing and result.missing_policy == "skip" and task.items_from_predictions is None:
+    if result.missing and result.missing_policy == "skip" and task.capability(ItemsFromPredictions) is None:
         answered = round(result.coverage * result.n)  # the figures above are on the answered subset only
         table.add_row("coverage of all references", f"{answered / (result.n + result.missing):.4f}", "")
     meta = result.meta
@@ -50,11 +50,12 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     for name, value in meta.get("diagnostics", {}).items():
         shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
         console.print(f"{name.replace('_', ' ')}: {shown}")
+    subtasks = task.capability(Subtasks) or Subtasks()
     if result.per_supergroup:
         columns = ("tasks", "n", "mean_task_accuracy", "accuracy")  # "tasks": its groups, as results files say
-        _print_rows(f"per {task.supergroup_name}", result.per_supergroup, columns)
+        _print_rows(f"per {subtasks.supergroup_name}", result.per_supergroup, columns)
     if result.per_group:
-        _print_rows(f"per {task.group_name}", result.per_group, ("n", "accuracy", "coverage"), max_rows)
+        _print_rows(f"per {subtasks.group_name}", result.per_group, ("n", "accuracy", "coverage"), max_rows)
     elif result.per_label:
         shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
         _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)

@@ -3,8 +3,8 @@
 Each LLM run is compared with our best run on the items both were scored on (the ids `compare` pairs them on),
 so an LLM run that covers part of the references is set against ours on that part, and ours on every item is
 given beside it. Published figures of LLMs without a run here follow, marked as not run here. For a grouped task
-that names a plain method of ours (Task.headline_versus), a table per group sets our best against it, paired on
-each group's items, beside the best LLM run.
+that names a plain method of ours (PublishedFigures.headline_versus), a table per group sets our best against it,
+paired on each group's items, beside the best LLM run.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from baselines.comparison.published import Published
 from baselines.comparison.render import _md_table, _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
-from baselines.registry import Task
+from baselines.registry import LmEvalExport, PublishedFigures, Subtasks, Task
 
 
 def headline_section(task: Task, comparison: Comparison | None, published: Published | None,
@@ -46,7 +46,7 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
     if published is not None and any(row[1].startswith("llm, published") for row in rows):
         lines += ["", f"Published figures: {published.source}."]
     lines += per_group_section(task, comparison, ours)
-    if task.export is not None:
+    if task.capability(LmEvalExport) is not None:
         lines += ["", f"Your LLM on the same items: `baselines export lm-eval {task.name} --out "
                       f"FILES/lmeval-{task.name} --data-dir DATA`, run lm-evaluation-harness as "
                       f"`FILES/lmeval-{task.name}/README.md` says, then `baselines score {task.name} "
@@ -98,15 +98,20 @@ def _published_rows(comparison: Comparison | None, published: Published | None) 
             for figure in published.figures if figure.producer == "llm" and figure.system.lower() not in run]
 
 
+def _group_name(task: Task) -> str:
+    """What a group of the task is called in tables ("task" for CaselawQA)."""
+    return (task.capability(Subtasks) or Subtasks()).group_name
+
+
 def _groups_of(task: Task, group: np.ndarray) -> str:
-    return f" ({len(np.unique(group))} {task.group_name}s)" if task.grouped else ""
+    return f" ({len(np.unique(group))} {_group_name(task)}s)" if task.grouped else ""
 
 
 def _shared_groups(task: Task, ours: System, shared: np.ndarray) -> str:
     if not task.grouped:
         return ""
     within = len(np.unique(ours.group[np.isin(ours.ids, shared)]))
-    return f" ({within} of {len(np.unique(ours.group))} {task.group_name}s)"
+    return f" ({within} of {len(np.unique(ours.group))} {_group_name(task)}s)"
 
 
 def per_group_section(task: Task, comparison: Comparison | None, ours: System | None) -> list[str]:
@@ -118,23 +123,23 @@ def per_group_section(task: Task, comparison: Comparison | None, ours: System | 
         return []
     llm, covered = _best_llm(task, comparison, ours)
     with_llm = f" and the best LLM run, **{llm.name}**" if llm else ""
-    columns = [task.group_name, "n", f"{ours.name} %", f"{plain.name} %", f"Δ {ours.name} − {plain.name} (points)",
+    columns = [_group_name(task), "n", f"{ours.name} %", f"{plain.name} %", f"Δ {ours.name} − {plain.name} (points)",
                "Δ 95% CI", *([f"{llm.name} %"] if llm else [])]
     rows = [_group_row(task, comparison, ours, plain, llm, group) for group in sorted(ours.figures["per_group"])]
-    rows.append(_row(f"mean over all {len(rows)} {task.group_name}s", ours.figures["n"], ours.value,
+    rows.append(_row(f"mean over all {len(rows)} {_group_name(task)}s", ours.figures["n"], ours.value,
                      plain.value, _ours_minus(comparison.paired[plain.name]), None if llm is None else "–"))
     if llm is not None:
         rows.append(_covered_row(task, comparison, ours, plain, llm, covered))
-    return ["", f"Per {task.group_name}: **{ours.name}** against **{plain.name}** (paired Δ on each "
-                f"{task.group_name}'s items){with_llm}:", "", *_md_table(columns, rows), "",
+    return ["", f"Per {_group_name(task)}: **{ours.name}** against **{plain.name}** (paired Δ on each "
+                f"{_group_name(task)}'s items){with_llm}:", "", *_md_table(columns, rows), "",
             f"Δ = {ours.name} − {plain.name} on the same items; 95% interval of a paired bootstrap over items "
-            f"({comparison.replicates} replicates, within each {task.group_name} in the means); a mean is over "
-            f"{task.group_name}s of each {task.group_name}'s accuracy."]
+            f"({comparison.replicates} replicates, within each {_group_name(task)} in the means); a mean is over "
+            f"{_group_name(task)}s of each {_group_name(task)}'s accuracy."]
 
 
 def _plain(task: Task, comparison: Comparison | None, ours: System | None) -> System | None:
     """The run of the plain method the headline sets our best against (its plain variant first), or None."""
-    name = task.headline_versus
+    name = (task.capability(PublishedFigures) or PublishedFigures()).headline_versus
     if not (task.grouped and name and ours is not None) or ours.path.parent.parent.name == name:
         return None
     runs = [s for s in comparison.systems if not s.external and not s.partial and s.name in comparison.paired]
@@ -168,7 +173,7 @@ def _covered_row(task: Task, comparison: Comparison, ours: System, plain: System
     paired = paired_stats(task, outs[:2], comparison.replicates, comparison.seed)[0]
     within = len(np.unique(ours.group[np.isin(ours.ids, covered)]))
     ours_value, plain_value, llm_value = (M.point(task.main_metric, out) for out in outs)
-    return _row(f"mean over the {within} {task.group_name}s {llm.name} covers", len(covered), ours_value,
+    return _row(f"mean over the {within} {_group_name(task)}s {llm.name} covers", len(covered), ours_value,
                 plain_value, _ours_minus(paired), _pct(llm_value))
 
 

@@ -24,7 +24,7 @@ from baselines.comparison.paired import Paired, paired_all
 from baselines.comparison.systems import System, load_system
 from baselines.core.paths import models_root, results_root
 from baselines.runs.results_store import Variant, run_files
-from baselines.registry import Task, get_task
+from baselines.registry import ItemsFromPredictions, Task, get_task
 
 
 @dataclass
@@ -170,7 +170,7 @@ def check_skipped(task: Task, systems: list[System]) -> tuple[list[System], list
     """The systems, less partial runs whose items and skipped references do not add up to the items of the
     full runs on the same references (where there is one; not when items are made from the predictions: their
     count is not that of the references)."""
-    if task.items_from_predictions is not None:
+    if task.capability(ItemsFromPredictions) is not None:
         return systems, []
     total = {digest(s): s.figures["n"] for s in systems if not s.partial}
     wrong = [s for s in systems if s.partial and total.get(digest(s), s.figures["n"] + s.figures["skipped"])

@@ -31,7 +31,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target
 from baselines.core.safe_write import write_output_folder
 from baselines.core.paths import results_root
-from baselines.registry import TASKS, Task
+from baselines.registry import TASKS, LmEvalExport, Subtasks, Task
 from baselines.runs.results_store import Variant, run_files
 
 HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->"
@@ -102,7 +102,8 @@ def task_page(task: Task, results_dir, replicates: int, seed: int,
         if comparison is main and task.grouped and llms:
             scatter = f"{task.name}-{view.slug()}-scatter.png"
             charts[scatter] = scatter_png(comparison, llms[0])
-            lines += [f"![{llms[0].name} against {comparison.reference.name}, per {task.group_name}]({scatter})", ""]
+            group = task.capability(Subtasks).group_name
+            lines += [f"![{llms[0].name} against {comparison.reference.name}, per {group}]({scatter})", ""]
     if not charts:
         train = f"`baselines train {task.name} --data-dir DATA`, then " if task.train_split else ""
         lines += [f"{NO_RUNS} {train}`baselines eval {task.name} --data-dir DATA` writes one; then regenerate.", ""]
@@ -134,7 +135,7 @@ def headline(comparisons: dict[str, Comparison | None]) -> str:
     for task in TASKS.values():
         comparison, published = comparisons.get(task.name), published_figures(task)
         llm_runs = comparison is not None and any(s.producer == "llm" for s in comparison.systems)
-        if task.export is not None or published is not None or llm_runs:
+        if task.capability(LmEvalExport) is not None or published is not None or llm_runs:
             lines += headline_section(task, comparison, published, shown_command)
     used = used_placeholders(lines)
     lines += ["Placeholders in the commands: " + "; ".join(f"`{name}`, {PLACEHOLDERS[name]}" for name in used) + "."

@@ -1,7 +1,7 @@
 """Paired statistics of systems against a reference on shared items: bootstrap differences and McNemar.
 
 A system B against the reference A runs on the ids both were scored on (when the task makes its items
-from the predictions, e.g. boundary items: the union of their items, see Task.items_from_predictions): the
+from the predictions, e.g. boundary items: the union of their items, see ItemsFromPredictions): the
 difference metric(B) - metric(A); a paired bootstrap that applies the same resampling weights to both (items,
 or whole groups when the task resamples groups; within groups when it is grouped), giving a percentile 95%
 interval and the two-sided p-value min(1, 2 min(#{d <= 0} + 1, #{d >= 0} + 1) / (B + 1)), which is exactly 1
@@ -16,7 +16,7 @@ import numpy as np
 from scipy.special import bdtr
 
 from baselines.evaluation import metrics as M
-from baselines.registry import Task
+from baselines.registry import Documents, ItemsFromPredictions, Task
 
 if TYPE_CHECKING:
     from baselines.comparison.systems import System
@@ -64,21 +64,22 @@ def shared_ids(task: Task, reference: System, system: System) -> np.ndarray:
     predictions: the union, an absent item taking the task's absent outcome)."""
     if np.array_equal(reference.ids, system.ids):
         return reference.ids
-    if task.items_from_predictions is not None:
+    if task.capability(ItemsFromPredictions) is not None:
         return np.union1d(reference.ids, system.ids)
     return np.intersect1d(reference.ids, system.ids)
 
 
 def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:
     """Outcomes of each system on `ids`, sharing label, group and unit indexes so one weight matrix fits all."""
-    absent = task.items_from_predictions.absent if task.items_from_predictions is not None else None
+    items = task.capability(ItemsFromPredictions)
+    absent = items.absent if items is not None else None
     picked = [system.take(ids, absent) for system in systems]
     labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
                                        for p in picked for key in ("gold", "answer")]))
     first = picked[0]
     groups, first_at, group = np.unique(first["group"], return_index=True, return_inverse=True)
     unit = np.arange(len(ids))  # ids are unique (checked on loading)
-    if task.resample_groups:  # documents, numbered in order of appearance as the evaluator numbers them
+    if task.capability(Documents) is not None:  # documents, numbered in order of appearance as the evaluator numbers them
         unit = np.argsort(np.argsort(first_at))[group]
     outs = []
     for p in picked:

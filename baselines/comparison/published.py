@@ -12,7 +12,7 @@ from numbers import Real
 import yaml
 
 from baselines.core.errors import DataError
-from baselines.registry import Task
+from baselines.registry import PublishedFigures, Task
 
 PRODUCERS = ("llm", "other", "human")
 FIGURE_KEYS = {"system", "producer", "value", "note", "command"}
@@ -41,15 +41,17 @@ class Published:
 
 
 def published_figures(task: Task) -> Published | None:
-    """The figures the task's record names (`Task.published`, 'package:file'), or None when it names none."""
-    if task.published is None:
+    """The figures the task's record names (`PublishedFigures.source`, 'package:file'), or None when it names
+    none."""
+    source = (task.capability(PublishedFigures) or PublishedFigures()).source
+    if source is None:
         return None
-    package, _, name = task.published.partition(":")
+    package, _, name = source.partition(":")
     try:
         text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
     except (OSError, ModuleNotFoundError) as error:
-        raise DataError(f"the published figures of {task.name} ({task.published}) cannot be read: {error}") from None
-    return parse_published(yaml.safe_load(text), task.published)
+        raise DataError(f"the published figures of {task.name} ({source}) cannot be read: {error}") from None
+    return parse_published(yaml.safe_load(text), source)
 
 
 def parse_published(data, where: str) -> Published:

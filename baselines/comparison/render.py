@@ -16,6 +16,7 @@ from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
+from baselines.registry import ItemsFromPredictions, Subtasks
 
 COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
@@ -94,7 +95,7 @@ def _difference_cells(comparison: Comparison, system: System, record: dict, exac
     elif record["difference"] is None:
         cells = ["not compared (no shared ids)", "", ""]
     else:
-        union = comparison.task.items_from_predictions is not None
+        union = comparison.task.capability(ItemsFromPredictions) is not None
         shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
             f" on {record['shared_n']} {'in the union' if union else 'shared'}"
         floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
@@ -116,28 +117,28 @@ def breakdowns(comparison: Comparison) -> list[Table]:
 
 def _per_supergroup(comparison: Comparison) -> Table:
     """Accuracy per supergroup (mean over its groups, and example-weighted), then over all."""
-    task, systems = comparison.task, comparison.systems
-    measures = (("mean_task_accuracy", f"mean over {task.group_name}s"), ("accuracy", "example-weighted"))
+    systems, subtasks = comparison.systems, comparison.task.capability(Subtasks) or Subtasks()
+    measures = (("mean_task_accuracy", f"mean over {subtasks.group_name}s"), ("accuracy", "example-weighted"))
     rows = []
     for key in sorted({c for s in systems for c in s.figures["per_supergroup"]}):
         for measure, label in measures:
             rows.append([key, label, *(s.figures["per_supergroup"].get(key, {}).get(measure) for s in systems)])
     for measure, label in measures:
         rows.append(["all", label, *(s.figures["metrics"].get(measure) for s in systems)])
-    return Table(f"accuracy per {task.supergroup_name}", f"per_{task.supergroup_name}",
-                 [task.supergroup_name, "measure", *(s.name for s in systems)], rows, text_columns=2)
+    return Table(f"accuracy per {subtasks.supergroup_name}", f"per_{subtasks.supergroup_name}",
+                 [subtasks.supergroup_name, "measure", *(s.name for s in systems)], rows, text_columns=2)
 
 
 def _per_group(comparison: Comparison) -> Table:
     """Accuracy per group, with its supergroup (when the task has them) and size."""
-    task, systems = comparison.task, comparison.systems
-    wider = [task.supergroup_name] if task.supergroup else []
-    rows = [[group, *([task.supergroup(group)] if task.supergroup else []),
+    systems, subtasks = comparison.systems, comparison.task.capability(Subtasks) or Subtasks()
+    wider = [subtasks.supergroup_name] if subtasks.supergroup else []
+    rows = [[group, *([subtasks.supergroup(group)] if subtasks.supergroup else []),
              _first_n([comparison.reference, *systems], "per_group", group),
              *(s.figures["per_group"].get(group, {}).get("accuracy") for s in systems)]
             for group in sorted({g for s in systems for g in s.figures["per_group"]})]
-    return Table(f"accuracy per {task.group_name}", f"per_{task.group_name}",
-                 [task.group_name, *wider, "n", *(s.name for s in systems)], rows, text_columns=1 + len(wider))
+    return Table(f"accuracy per {subtasks.group_name}", f"per_{subtasks.group_name}",
+                 [subtasks.group_name, *wider, "n", *(s.name for s in systems)], rows, text_columns=1 + len(wider))
 
 
 def _per_label(comparison: Comparison) -> Table:
@@ -163,8 +164,8 @@ def to_markdown(comparison: Comparison, command=recorded_command) -> str:
     columns, rows = leaderboard_display(comparison, command=True, shown_command=command)
     lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
     unit = task.bootstrap_unit
-    on = (f"on the union of both systems' {task.items_from_predictions.name}" if task.items_from_predictions
-          else "on the ids both were scored on")
+    items = task.capability(ItemsFromPredictions)
+    on = f"on the union of both systems' {items.name}" if items else "on the ids both were scored on"
     lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference {on}; "
                  f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
                  "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in

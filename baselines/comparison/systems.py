@@ -11,7 +11,7 @@ differing stored interval is only flagged in `System.notes`, never refused, and 
 
 A run scored with --only-present (missing policy "skip") holds only the items it answered: its coverage
 is over all references, answered / (n + skipped), and it is `partial`. Unless its task makes the scored
-items from the predictions (Task.items_from_predictions), a run's samples must be exactly the references its
+items from the predictions (ItemsFromPredictions), a run's samples must be exactly the references its
 variant names (by digest) unless it skipped some, so a subset cannot pass for a full run.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ from baselines.comparison.paired import outcomes_on
 from baselines.core.records import Reference
 from baselines.runs.overlap import overlap_note
 from baselines.runs.results_store import SAMPLES_FILE, references_digest
-from baselines.registry import Task
+from baselines.registry import ItemsFromPredictions, Task
 
 RESULT_KEYS = ("task", "system", "split", "n", "coverage", "metrics", "main_metric", "interval", "meta")
 SAMPLE_KEYS = ("id", "gold", "answer", "correct")
@@ -204,7 +204,7 @@ def _schema_problem(result, task: Task) -> str | None:
 
 def _check_references(task: Task, result: dict, rows: list[dict], path: Path) -> None:
     """The samples are the references the run names (its variant's digest) unless it skipped some."""
-    if task.items_from_predictions is not None:  # samples are items made from the predictions, the digest is
+    if task.capability(ItemsFromPredictions) is not None:  # samples are items made from the predictions, the digest is
         return  # over the references they were made from
     skipped, named = _stated_skipped(result), (result.get("variant") or {}).get("references")
     digest = references_digest([Reference(id=str(r["id"]), gold=tuple(r["gold"]), labels=()) for r in rows])
@@ -228,7 +228,7 @@ def recompute(task: Task, system: System, rows: list[dict]) -> dict:
     (_check_references here, leaderboard.check_skipped against the full runs). A partial run of such a task has no
     coverage: its items are made from the predictions, its skipped references are not items."""
     (out,) = outcomes_on(task, [system], system.ids)
-    derived = task.items_from_predictions is not None
+    derived = task.capability(ItemsFromPredictions) is not None
     skipped, stated = _stated_skipped(system.result), system.result.get("missing", 0)
     absent = sum(not row.get("has_prediction", True) for row in rows)
     coverage = float(system.answered.sum() / (out.n + skipped))

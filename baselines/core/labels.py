@@ -1,7 +1,7 @@
 """Labels as a reader of the prompt knows them, for the per-label tables of `score` and `compare`.
 
 A task whose prompt offers its choices under other names keeps its labels apart from those names
-(`Task.aliases`: SCALR's labels are the digits "0".."4", offered as the letters "A".."E"). A table that showed the
+(`Answers.aliases`: SCALR's labels are the digits "0".."4", offered as the letters "A".."E"). A table that showed the
 bare label would show "1" where the model answered "B", so each label is shown as its alias first, the label
 after it: "B (1)". A task without aliases shows its labels as they are."""
 from __future__ import annotations

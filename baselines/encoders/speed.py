@@ -20,12 +20,12 @@ from baselines.encoders.onnx_backend import CONCRETE
 
 def speed_texts(name: str):
     """The SpeedTexts of task `name`; a task that offers none is refused, naming those that do."""
-    from baselines.registry import TASKS, tasks_with
+    from baselines.registry import TASKS, SpeedTexts, tasks_with
 
-    offered = tasks_with("speed_texts")
+    offered = tasks_with(SpeedTexts)
     if name not in offered:
         raise BaselinesError(f"speed: --texts must be one of {', '.join(offered)}, got {name!r}")
-    return TASKS[name].speed_texts
+    return TASKS[name].capability(SpeedTexts)
 
 
 def backend_encoder(encoder: str | None, backend: str, max_seq_length: int | None, batch_size: int):

@@ -13,7 +13,7 @@ from baselines.core.errors import DataError
 from baselines.core.io import read_jsonl
 
 BATCH_FORMATS = ("openai-batch", "anthropic-batch")
-FORMATS = ("auto", "jsonl", "lm-eval", *BATCH_FORMATS)  # a task may read formats of its own too (Task.formats)
+FORMATS = ("auto", "jsonl", "lm-eval", *BATCH_FORMATS)  # a task may read formats of its own too (Formats)
 SHOWN_ID_CHARS = 60  # of an id in an error; the rest is counted, not shown
 
 

@@ -13,7 +13,7 @@ from baselines.evaluation.continuation import GENERIC_OPENERS
 from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
 from baselines.evaluation.predictions import shown_id
 from baselines.core.records import Reference
-from baselines.registry import Task
+from baselines.registry import Answers, ItemsFromPredictions, Subtasks, Task
 
 MISSING_POLICIES = ("error", "wrong", "skip")
 
@@ -32,7 +32,7 @@ class Result:
     interval: tuple[float | None, float | None]  # bootstrap 95% interval of the main metric; None: one unit only
     per_label: dict[str, dict] = field(default_factory=dict)
     per_group: dict[str, dict] = field(default_factory=dict)
-    per_supergroup: dict[str, dict] = field(default_factory=dict)  # per supergroup (see Task.supergroup)
+    per_supergroup: dict[str, dict] = field(default_factory=dict)  # per supergroup (see Subtasks.supergroup)
     confusion: dict | None = None
     missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
     missing_policy: str = "error"
@@ -77,7 +77,8 @@ def offered_spellings(row: dict, reference: Reference, aliases: dict) -> tuple[s
 
 def task_openers(task: Task) -> tuple[str, ...]:
     """The line openers of the task's prompts that start a continuation (the generic ones if it names none)."""
-    return tuple(task.continuation()) if task.continuation is not None else GENERIC_OPENERS
+    answers = task.capability(Answers)
+    return tuple(answers.continuation()) if answers and answers.continuation is not None else GENERIC_OPENERS
 
 
 def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
@@ -207,12 +208,13 @@ def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replic
     accuracy = task.answer_type == "multiple-choice" or task.grouped
     names = dict.fromkeys([*task.metrics, *(["accuracy"] if accuracy else []), *metrics])
     groups = per_group(out, samples) if task.grouped else {}
+    supergroup = task.capability(Subtasks).supergroup if task.grouped else None
     return {
         "metrics": {name: M.point(name, out) for name in names},
         "interval": M.bootstrap_interval(task.main_metric, out, replicates, seed, stratify=task.grouped),
         "per_label": M.per_label(out) if task.per_label else {},
         "per_group": groups,
-        "per_supergroup": per_supergroup(groups, task.supergroup) if groups and task.supergroup else {},
+        "per_supergroup": per_supergroup(groups, supergroup) if groups and supergroup else {},
     }
 
 
@@ -223,8 +225,9 @@ def score_predictions(task: Task, predictions: list[dict], references: list[Refe
     if not predictions:
         raise BaselinesError("the predictions are empty")
     pairs, absent = join(predictions, references, missing)
-    if task.items_from_predictions is not None:  # e.g. documents -> boundary items
-        pairs = task.items_from_predictions.expand(pairs)
+    items = task.capability(ItemsFromPredictions)
+    if items is not None:  # e.g. documents -> boundary items
+        pairs = items.expand(pairs)
     out, samples = outcomes(task, pairs)
     shown = figures(task, out, samples, replicates=replicates, seed=seed)
     result = Result(

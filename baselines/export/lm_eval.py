@@ -18,7 +18,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.io import atomic_path
 from baselines.export.folder import MANIFEST, README_TITLE, check_target, export_folder, inside, write_manifest
 from baselines.export.harness import Export
-from baselines.registry import check_options, get_task, tasks_with
+from baselines.registry import LmEvalExport, check_options, get_task, tasks_with
 from baselines.runs.run import load_split
 
 EXTRA = "pip install 'legal-baselines[llm]'"
@@ -38,12 +38,13 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
 
     `options` are the benchmark's own export options (e.g. max_chars for --max-chars; None: not given)."""
     task = get_task(task_name)
-    if task.export is None:
+    exporter = task.capability(LmEvalExport)
+    if exporter is None:
         raise BaselinesError(f"no lm-eval export for task {task.name!r}; tasks with one: "
-                             f"{', '.join(tasks_with('export'))}")
+                             f"{', '.join(tasks_with(LmEvalExport))}")
     given = {name: value for name, value in options.items() if value is not None}
     check_options(task, {"--" + name.replace("_", "-"): value for name, value in given.items()})
-    write = task.export(**given)  # bad values are refused here, before any work
+    write = exporter.writer(**given)  # bad values are refused here, before any work
     out = export_folder(out)
     check_target(out, force)
     split = split or task.eval_split

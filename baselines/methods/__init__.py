@@ -1,4 +1,4 @@
-"""Looking methods up in the one registry (baselines/registry.py: the methods each discovered benchmark declares,
+"""Looking methods up in the one registry (baselines/registry/: the methods each discovered benchmark declares,
 with their task, name and old names).
 
 Each entry names its class as 'module:Class', imported only when used; a registered class takes its

@@ -23,7 +23,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json
 
 FORMAT = "plain-state/1"
-PLAIN_CLASSES = {  # with the tasks' own (Task.plain_classes), the only classes a state may hold: name -> target
+PLAIN_CLASSES = {  # with the tasks' own (PlainClasses), the only classes a state may hold: name -> target
     "TfidfVectorizer": "sklearn.feature_extraction.text:TfidfVectorizer",
     "TfidfTransformer": "sklearn.feature_extraction.text:TfidfTransformer",
     "TruncatedSVD": "sklearn.decomposition:TruncatedSVD",
@@ -38,11 +38,12 @@ TAGS = ("__array__", "__tuple__", "__pairs__", "__scalar__", "__dtype__", "__obj
 @functools.lru_cache(maxsize=1)
 def plain_classes() -> dict[str, str]:
     """Every class a state may hold: PLAIN_CLASSES and those the task records register."""
-    from baselines.registry import TASKS
+    from baselines.registry import TASKS, PlainClasses
 
     classes = dict(PLAIN_CLASSES)
     for task in TASKS.values():
-        classes.update(task.plain_classes)
+        if task.capability(PlainClasses):
+            classes.update(task.capability(PlainClasses).classes)
     return classes
 
 

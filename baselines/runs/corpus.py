@@ -92,12 +92,12 @@ _LOADING = threading.Lock()
 
 def labeller_for(task_name: str, options: dict) -> Labeller:
     """The labeller of `task_name` with `options`, loaded once per process (a Dask worker keeps its own)."""
-    from baselines.registry import get_task
+    from baselines.registry import RawText, get_task
 
     key = (task_name, json.dumps(options, sort_keys=True, default=str))
     with _LOADING:
         if key not in _LABELLERS:
-            _LABELLERS[key] = get_task(task_name).predict(**options)
+            _LABELLERS[key] = get_task(task_name).capability(RawText).predict(**options)
         return _LABELLERS[key]
 
 
@@ -191,11 +191,11 @@ def predict(task: str, texts, *, method: str | None = None, model=None, models_d
     `texts` is a list of strings (ids "0", "1", ...) or a dict {id: text}; `options` are the task's own
     (rr: segmenter; caselawqa: subtasks, a list of task names). A text that cannot be labelled is a
     BaselinesError naming it."""
-    from baselines.registry import get_task, tasks_with
+    from baselines.registry import RawText, get_task, tasks_with
 
-    if get_task(task).predict is None:
+    if get_task(task).capability(RawText) is None:
         raise BaselinesError(f"task {task!r} does not label raw text; predict works for: "
-                             f"{', '.join(tasks_with('predict'))}")
+                             f"{', '.join(tasks_with(RawText))}")
     pairs = texts.items() if isinstance(texts, dict) else enumerate(texts)
     corpus = [checked_text(CorpusText(str(key), f"text {key!r}", value)) if isinstance(value, str)
               else CorpusText(str(key), f"text {key!r}", problem="not a string") for key, value in pairs]

@@ -12,17 +12,18 @@ def with_benchmark(task_name: str, function: Callable, *, download: bool = False
     """`function()`; when it finds a benchmark's files missing from the data folder (MissingData), fetch them
     there (with `download`, or when `confirm(question)` says yes) and call it once more; otherwise one error
     naming the command that fetches them."""
-    from baselines.registry import get_task
+    from baselines.registry import Download, get_task
 
     try:
         return function()
     except MissingData as missing:
         task, root = get_task(task_name), missing.root
-        if task.download is None:
+        fetcher = task.capability(Download)
+        if fetcher is None:
             raise
         if not (download or (confirm is not None and confirm(f"{missing}. Download {task.name} into {root} now?"))):
             raise BaselinesError(missing_message(missing, task.name)) from None
-    task.download(root)
+    fetcher.fetch(root)
     try:
         return function()
     except MissingData as again:

@@ -1,4 +1,5 @@
-"""Plain functions behind the CLI: train (models/), evaluate and score (results/), cross-validation."""
+"""Plain functions behind the CLI: train (models/), evaluate and score (results/) what a RunSpec asks for
+(`execute`), cross-validation."""
 from __future__ import annotations
 
 import functools
@@ -7,36 +8,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from baselines.core import progress
-from baselines.core.config import config_file, read_config, resolve_config, with_former_defaults
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.scoring import Result, score_predictions
 from baselines.core.folds import fold_assignment
-from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
-from baselines.core.io import read_json
-from baselines.methods import canonical_name, method_class, saved_model_folder
-from baselines.methods.base import Method
 from baselines.core.paths import data_root, models_root
-from baselines.evaluation.batch_files import check_failed_requests
-from baselines.evaluation.predictions import FORMATS, load_predictions
 from baselines.core.provenance import peak_memory_mib, run_meta
+from baselines.evaluation.batch_files import check_failed_requests
+from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.scoring import Result, score_predictions
+from baselines.methods import canonical_name
+from baselines.methods.base import Method
+from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
+from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
+from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
 from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_replace, check_system_name,
                                           check_writable, references_digest, run_folder, write_run)
-from baselines.registry import TASKS, Task, get_task
+from baselines.runs.scored_file import (check_producer, check_some_answer, file_stem, inferred_producer,
+                                        task_format)
+from baselines.runs.spec import RunSpec
 
-PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
 OUT_OF_FOLD = {"checked": True, "overlapping": 0, "out_of_fold": True}  # --cv: each fold fit on the others
-
-
-def build_method(task: str, method: str, config: Path | None = None, overrides: dict | None = None) -> Method:
-    """A fresh, unfitted method with its resolved parameters."""
-    klass = method_class(task, method)
-    params = resolve_config(klass, task, method, config, overrides)
-    if params.get("encode_backend") == "auto":  # saved and recorded as the backend it stands for here
-        from baselines.encoders.bundle import method_encoders
-        from baselines.encoders.onnx_backend import resolve_backend
-
-        params["encode_backend"] = resolve_backend(method_encoders(params), "auto")
-    return klass(**params)
 
 
 def load_split(task: Task, data_dir, split: str, path: Path | None = None, **options):
@@ -74,43 +64,11 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     return folder
 
 
-def saved_model(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None) -> Path | None:
-    """The model folder an evaluation loads (--model, or models/<task>/<name>); None for a stateless method."""
-    if not method_class(task.name, method_name).needs_fit and not model:
-        return None
-    return Path(model) if model else saved_model_folder(models_root(models_dir), task.name, name or method_name)
-
-
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,
                   config: Path | None, overrides: dict | None) -> Method:
     """A saved model when one exists (or is given); stateless methods are built from their config."""
-    resolve_config(method_class(task.name, method_name), task.name, method_name, config, overrides)  # bad values first
-    folder = saved_model(task, method_name, model=model, models_dir=models_dir, name=name)
-    if folder is None:
-        return build_method(task.name, method_name, config, overrides)
-    if (folder / "config.json").is_file():
-        saved_config = read_json(folder / "config.json")
-        given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
-        if given.get("encode_backend") == "auto":  # stands for the backend it resolves to, as at training
-            from baselines.encoders.bundle import method_encoders
-            from baselines.encoders.onnx_backend import resolve_backend
-
-            given["encode_backend"] = resolve_backend(method_encoders({**saved_config["params"], **given}), "auto")
-        saved = with_former_defaults(saved_config["params"], given)  # a value it was trained with is no override
-        differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
-        if differing:
-            raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "
-                                 "--config/--set/--encoder do not apply to it (retrain with them, or evaluate with --cv K)")
-        return Method.load(folder)
-    if model:
-        raise BaselinesError(f"{model} is not a model folder (no config.json)")
-    method = build_method(task.name, method_name, config, overrides)
-    if method.needs_fit:
-        encoder = (overrides or {}).get("encoder")
-        same = f" --encoder {encoder}" if encoder else f" --name {name}" if name and name != method_name else ""
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train {task.name} --method {method_name}"
-                             f"{same}` first" + (" or evaluate with --cv K" if task.train_split is None else ""))
-    return method
+    choice = resolve_model(task, method_name, model=model, models_dir=models_dir, name=name)
+    return load_method(task, choice, name=name, config=config, overrides=overrides)
 
 
 def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, split: str | None = None,
@@ -118,54 +76,75 @@ def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, s
              overrides: dict | None = None, models_dir=None, results_dir=None, name: str | None = None,
              cv: int | None = None, seed: int = 0, missing: str = "error", load_options: dict | None = None,
              force: bool = False, segmenter: str | None = None, allow_overlap: bool = False) -> tuple[Result, Path]:
+    """`run_evaluation` of the RunSpec these keywords describe."""
+    return run_evaluation(RunSpec(
+        task=task_name, method=method_name, data_dir=data_dir, split=split, test_file=test_file, model=model,
+        config=config, overrides=overrides, models_dir=models_dir, results_dir=results_dir, name=name, cv=cv,
+        seed=seed, missing=missing, load_options=load_options, force=force, segmenter=segmenter,
+        allow_overlap=allow_overlap))
+
+
+def execute(spec: RunSpec) -> tuple[Result, Path]:
+    """The run `spec` asks for: the scoring of its predictions file, else the evaluation of its method."""
+    return run_scoring(spec) if spec.scores_file else run_evaluation(spec)
+
+
+def run_evaluation(spec: RunSpec) -> tuple[Result, Path]:
     """Predict a split (or a file) with a method, score it, and write the run under results/<task>/<system>/.
 
     A saved model scored on the items it was fit on, or on units overlapping them past the limit, is refused
-    unless `allow_overlap` (baselines.runs.in_sample); the run states the overlap measured either way.
+    unless `spec.allow_overlap` (baselines.runs.in_sample); the run states the overlap measured either way.
 
-    With `segmenter`, the method labels the raw text cut by that segmenter (end to end), and is scored
+    With `spec.segmenter`, the method labels the raw text cut by that segmenter (end to end), and is scored
     on the gold sentences; a gold sentence that no predicted sentence overlaps counts as wrong."""
     started = time.time()
-    task = get_task(task_name)
-    method_name = method_name or task.default_method
-    split = split or task.eval_split
-    check_combination(task, model=model, cv=cv, segmenter=segmenter, missing=missing)
-    missing = "wrong" if segmenter else missing
-    if cv is not None:
-        method = build_method(task_name, method_name, config, overrides)
-    else:
-        with progress.stage(f"loading {name or method_name}" + (f" from {model}" if model else "")):
-            method = fitted_method(task, method_name, model=model, models_dir=models_dir, name=name,
-                                   config=config, overrides=overrides)
-    with progress.stage(f"loading data ({task_name}, {test_file or f'{split} split'})") as step:
-        records = load_split(task, data_dir, split, test_file, **model_label_set(task, method, load_options))
+    task = get_task(spec.task)
+    method_name = spec.method or task.default_method
+    split = spec.split or task.eval_split
+    check_combination(task, model=spec.model, cv=spec.cv, segmenter=spec.segmenter, missing=spec.missing)
+    choice, method = evaluated_method(task, method_name, spec)
+    with progress.stage(f"loading data ({task.name}, {spec.test_file or f'{split} split'})") as step:
+        records = load_split(task, spec.data_dir, split, spec.test_file,
+                             **model_label_set(task, method, spec.load_options))
         step.note = f"{len(records):,} items"
-    overlap = dict(OUT_OF_FOLD) if cv is not None else train_overlap(
-        saved_model(task, method_name, model=model, models_dir=models_dir, name=name), records,
-        split=None if test_file else split, allow_overlap=allow_overlap)  # refused before any work when in-sample
+    overlap = dict(OUT_OF_FOLD) if choice is None else train_overlap(
+        choice.folder, records, split=None if spec.test_file else split,
+        allow_overlap=spec.allow_overlap)  # refused before any work when in-sample
     references = task.references(records)
-    variant = Variant(split=None if test_file else split, references=references_digest(references), cv=cv,
-                      seed=seed if cv is not None else None, test_file=Path(test_file).name if test_file else None,
-                      segmenter=Path(segmenter).name if segmenter else None)
-    system = name or canonical_name(task.name, method_name)
-    folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=False, force=force,
+    variant = Variant(split=None if spec.test_file else split, references=references_digest(references), cv=spec.cv,
+                      seed=spec.seed if spec.cv is not None else None,
+                      test_file=Path(spec.test_file).name if spec.test_file else None,
+                      segmenter=Path(spec.segmenter).name if spec.segmenter else None)
+    system = spec.name or canonical_name(task.name, method_name)
+    folder, recheck = prepare_run(task.name, system, variant, spec.results_dir, scored=False, force=spec.force,
                                   config=method.get_params())
-    predictions = predicted(task, method, method_name, records, cv=cv, seed=seed, config=config,
-                            overrides=overrides, segmenter=segmenter, models_dir=models_dir)
+    predictions = predicted(task, method, method_name, records, cv=spec.cv, seed=spec.seed, config=spec.config,
+                            overrides=spec.overrides, segmenter=spec.segmenter, models_dir=spec.models_dir)
     with progress.stage(f"scoring {len(predictions):,} predictions"):
-        result, samples = score_predictions(task, predictions, references, system=system,
-                                            split=variant.slug(), missing=missing)
+        result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
+                                            missing="wrong" if spec.segmenter else spec.missing)
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=method.get_params(), method=method_name,
-                           data=str(test_file) if test_file else str(data_root(data_dir)), cv=cv, seed=seed,
-                           segmenter=segmenter, train_overlap=overlap,
+                           data=str(spec.test_file) if spec.test_file else str(data_root(spec.data_dir)), cv=spec.cv,
+                           seed=spec.seed, segmenter=spec.segmenter, train_overlap=overlap,
                            fallbacks=fallback_counts(predictions, references))
-    if task.diagnostics is not None:
-        result.meta["diagnostics"] = task.diagnostics(records)
+    diagnostics = task.capability(Diagnostics)
+    if diagnostics is not None:
+        result.meta["diagnostics"] = diagnostics.describe(records)
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions, check=recheck)
     return result, folder
+
+
+def evaluated_method(task: Task, method_name: str, spec: RunSpec) -> tuple[ModelChoice | None, Method]:
+    """The method an evaluation runs: fresh with --cv (no saved model: None), else its model resolved once and
+    loaded (a stateless method built from its config)."""
+    if spec.cv is not None:
+        return None, build_method(task.name, method_name, spec.config, spec.overrides)
+    with progress.stage(f"loading {spec.name or method_name}" + (f" from {spec.model}" if spec.model else "")):
+        choice = resolve_model(task, method_name, model=spec.model, models_dir=spec.models_dir, name=spec.name)
+        return choice, load_method(task, choice, name=spec.name, config=spec.config, overrides=spec.overrides)
 
 
 def predicted(task: Task, method: Method, method_name: str, records: list, *, cv: int | None, seed: int,
@@ -177,7 +156,7 @@ def predicted(task: Task, method: Method, method_name: str, records: list, *, cv
     how = f" end to end ({Path(segmenter).name} segmenter)" if segmenter else ""
     with progress.stage(f"predicting {len(records):,} items with {method_name}{how}"):
         if segmenter:
-            return task.end_to_end(records, method, segmenter, models_dir)
+            return task.capability(RawText).end_to_end(records, method, segmenter, models_dir)
         return method.predict(records)
 
 
@@ -194,8 +173,8 @@ def check_combination(task: Task, *, model, cv, segmenter, missing: str) -> None
     """Options that cannot go together, refused before any work."""
     if cv is not None and model:
         raise BaselinesError("--model and --cv do not go together: --cv fits a fresh model in every fold")
-    if segmenter and task.end_to_end is None:
-        able = ", ".join(name for name, spec in TASKS.items() if spec.end_to_end is not None)
+    if segmenter and (task.capability(RawText) or RawText(None)).end_to_end is None:
+        able = ", ".join(tasks_with(RawText, "end_to_end"))
         raise BaselinesError(f"--segmenter applies to tasks scored end to end from raw text ({able}), not {task.name}")
     if segmenter and cv is not None:
         raise BaselinesError("--segmenter does not go with --cv: end to end scores a saved model")
@@ -253,39 +232,43 @@ def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str |
           test_file: Path | None = None, load_options: dict | None = None,
           lm_eval_options: dict | None = None, producer: str | None = None,
           force: bool = False, allow_overlap: bool = False) -> tuple[Result, Path]:
+    """`run_scoring` of the RunSpec these keywords describe."""
+    return run_scoring(RunSpec(
+        task=task_name, predictions=predictions_path, data_dir=data_dir, split=split, name=name, fmt=fmt,
+        missing=missing, results_dir=results_dir, test_file=test_file, load_options=load_options,
+        lm_eval_options=lm_eval_options, producer=producer, force=force, allow_overlap=allow_overlap))
+
+
+def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     """Score an existing predictions file (ours or an LLM's raw generations) like any evaluation.
 
     Predictions written by `eval` are checked against the training items of the model that wrote them, as eval
-    checks them (refused past the limit unless `allow_overlap`).
+    checks them (refused past the limit unless `spec.allow_overlap`).
 
-    `fmt` is one of the generic formats (auto, jsonl, lm-eval) or one of the task's own (Task.formats)."""
+    `spec.fmt` is one of the generic formats (auto, jsonl, lm-eval) or one of the task's own (Formats)."""
     started = time.time()
-    task = get_task(task_name)
-    split = split or task.eval_split
-    if producer is not None and producer not in PRODUCERS:
-        raise BaselinesError(f"unknown --producer {producer!r}; valid: {', '.join(PRODUCERS)}")
-    external = task_format(task, fmt)
+    task = get_task(spec.task)
+    split = spec.split or task.eval_split
+    check_producer(spec.producer)
+    external = task_format(task, spec.fmt)
     predictions, records, join_report, default_name = read_scored(
-        task, Path(predictions_path), data_dir, split=split, test_file=test_file, fmt=fmt, external=external,
-        load_options=load_options, lm_eval_options=lm_eval_options)
+        task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
+        external=external, load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
-    check_failed_requests(predictions, missing)
-    overlap = writer_overlap(Path(predictions_path), records, allow_overlap)
-    variant = Variant(split=None if test_file else split, references=references_digest(references),
-                      test_file=Path(test_file).name if test_file else None)
-    system = name or default_name
-    folder, recheck = prepare_run(task.name, system, variant, results_dir, scored=True, force=force)
+    check_failed_requests(predictions, spec.missing)
+    overlap = writer_overlap(Path(spec.predictions), records, spec.allow_overlap)
+    variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
+                      test_file=Path(spec.test_file).name if spec.test_file else None)
+    system = spec.name or default_name
+    folder, recheck = prepare_run(task.name, system, variant, spec.results_dir, scored=True, force=spec.force)
     with progress.stage(f"scoring {len(predictions):,} predictions"):
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
-                                            missing=missing)
-    if not any(sample["answer"] is not None for sample in samples):
-        numbering = f"; {task.name} answers are read as {task.numbering}" if task.numbering else ""
-        raise BaselinesError(f"no answer could be extracted from any of the {len(predictions)} predictions in "
-                             f"{predictions_path} (wrong task, or generations without a stated answer?{numbering})")
-    result.producer = producer or (external.producer if external else inferred_producer(predictions))
+                                            missing=spec.missing)
+    check_some_answer(task, samples, len(predictions), spec.predictions)
+    result.producer = spec.producer or (external.producer if external else inferred_producer(predictions))
     result.variant = variant.to_dict()
-    result.meta = run_meta(started, config=None, method="external", source=Path(predictions_path).name,
-                           data=str(test_file) if test_file else str(data_root(data_dir)))
+    result.meta = run_meta(started, config=None, method="external", source=Path(spec.predictions).name,
+                           data=str(spec.test_file) if spec.test_file else str(data_root(spec.data_dir)))
     if join_report is not None:
         result.meta["join"] = join_report
     if getattr(predictions, "report", None):  # a batch API file: what it held, and its errored requests
@@ -313,33 +296,6 @@ def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, tes
             options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from ids
             predictions = load_predictions(predictions_path, fmt, **options)
             records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-            default_name = _stem(predictions_path)
+            default_name = file_stem(predictions_path)
         step.note = f"{len(predictions):,} predictions, {len(records):,} items"
     return predictions, records, join_report, default_name
-
-
-def task_format(task: Task, fmt: str):
-    """The task's own format called `fmt` (an ExternalFormat), or None for a generic one; an unknown name lists
-    the formats valid for this task, and names the tasks whose own format it is."""
-    if fmt in task.formats:
-        return task.formats[fmt]
-    if fmt in FORMATS:
-        return None
-    owners = [name for name, other in TASKS.items() if fmt in other.formats]
-    valid = ", ".join([*FORMATS, *task.formats])
-    if owners:
-        raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")
-    raise BaselinesError(f"unknown --format {fmt!r} for {task.name}; valid: {valid}")
-
-
-def inferred_producer(predictions: list[dict]) -> str:
-    """'llm' for raw generations and harness logs, 'other' for files of plain labels or spans."""
-    return "llm" if any("raw" in row or "choice" in row for row in predictions) else "other"
-
-
-def _stem(path: Path) -> str:
-    """A file's name without its .jsonl / .jsonl.gz / .json suffix ('gpt-4.5.jsonl' -> 'gpt-4.5')."""
-    for suffix in (".jsonl.gz", ".jsonl", ".json"):
-        if path.name.endswith(suffix):
-            return path.name[: -len(suffix)]
-    return path.name

@@ -4,7 +4,8 @@ is in this folder, imported only when used."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, ExternalFormat, SpeedTexts, Task, choice_references
+from baselines.registry import (Answers, Benchmark, Download, ExternalFormat, Formats, LmEvalExport, Options,
+                                 PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks, Task, choice_references)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -16,34 +17,35 @@ BENCHMARK = Benchmark(
         splits=("train", "val", "test"), eval_split="test", train_split="train",
         metrics=("mean_task_accuracy", "accuracy"), main_metric="mean_task_accuracy",
         default_method="linear",
-        numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers for tasks "
-                  "of more than 26 choices (7 reads 007)",
-        continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers"),
-        grouped=True, per_label=False,
-        supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
-        group_name="task", supergroup_name="court", breakdowns=("per_supergroup", "per_group"),
-        headline_versus="linear",
-        bootstrap_unit="items within each CaselawQA task",
-        download=lazy_function("baselines.tasks.caselawqa.download:download_caselawqa"),
-        export=lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
-        predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller"),
-        formats={"lawma": ExternalFormat(
-            read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
-            help="a folder of Lawma's released <task>.json responses, or one such file",
-            summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))},
-        speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
-                               label="CaselawQA opinion chunks",
-                               help="opinion chunks as embed-linear encodes them (128 tokens)", max_seq_length=128),
-        plain_classes={"Head": "baselines.tasks.caselawqa.heads:Head"},
-        options={
-            "--subtasks": "comma-separated subset of its task names",
-            "--backend": "per-task jobs: loky | threading | sequential | dask",
-            "--scheduler": "Dask scheduler for --backend dask, e.g. tcp://HOST:8786",
-            "--scatter": "system plotted per task against the reference (default: the best other)",
-            "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
-            "--prompt": "lawma (the default and only one: our prompt is Lawma's)",
-        },
-        published="baselines.tasks.caselawqa:published.yaml",
+        per_label=False, breakdowns=("per_supergroup", "per_group"),
+        capabilities=(
+            Answers(numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers "
+                              "for tasks of more than 26 choices (7 reads 007)",
+                    continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers")),
+            Subtasks(supergroup=lazy_function("baselines.tasks.caselawqa.data:court_of"),
+                     group_name="task", supergroup_name="court",
+                     bootstrap_unit="items within each CaselawQA task"),
+            PublishedFigures(source="baselines.tasks.caselawqa:published.yaml", headline_versus="linear"),
+            Download(lazy_function("baselines.tasks.caselawqa.download:download_caselawqa")),
+            LmEvalExport(lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer")),
+            RawText(predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller")),
+            Formats({"lawma": ExternalFormat(
+                read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
+                help="a folder of Lawma's released <task>.json responses, or one such file",
+                summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))}),
+            SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
+                       label="CaselawQA opinion chunks",
+                       help="opinion chunks as embed-linear encodes them (128 tokens)", max_seq_length=128),
+            PlainClasses({"Head": "baselines.tasks.caselawqa.heads:Head"}),
+            Options({
+                "--subtasks": "comma-separated subset of its task names",
+                "--backend": "per-task jobs: loky | threading | sequential | dask",
+                "--scheduler": "Dask scheduler for --backend dask, e.g. tcp://HOST:8786",
+                "--scatter": "system plotted per task against the reference (default: the best other)",
+                "--max-chars": "characters of each opinion kept, from its start (default 24000; 0: whole)",
+                "--prompt": "lawma (the default and only one: our prompt is Lawma's)",
+            }),
+        ),
     ),
     methods={
         "majority": "baselines.tasks.caselawqa.majority:CaselawMajority",

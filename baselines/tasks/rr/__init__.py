@@ -4,7 +4,8 @@ this folder, imported only when used."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, SpeedTexts, Task
+from baselines.registry import (Answers, Benchmark, Documents, Download, LmEvalExport, Options, RawText, SpeedTexts,
+                                 Task)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -16,18 +17,20 @@ BENCHMARK = Benchmark(
         splits=("train", "dev", "test"), eval_split="dev", train_split="train",
         metrics=("weighted_f1", "macro_f1", "accuracy"), main_metric="weighted_f1",
         default_method="bilstm-crf",
-        numbering="the role names (FAC, ANALYSIS, ...)",
-        continuation=lazy_function("baselines.tasks.rr.prompts:continuation_openers"),
         confusion=True, breakdowns=("per_label",),
-        download=lazy_function("baselines.tasks.rr.download:download_rr"),
-        resample_groups=True, bootstrap_unit="documents",
-        predict=lazy_function("baselines.tasks.rr.pipeline:corpus_labeller"),
-        end_to_end=lazy_function("baselines.tasks.rr.pipeline:end_to_end_predictions"),
-        segmenter_in_effect=lazy_function("baselines.tasks.rr.pipeline:segmenter_in_effect"),
-        export=lazy_function("baselines.tasks.rr.export:lm_eval_writer"),
-        speed_texts=SpeedTexts(read=lazy_function("baselines.tasks.rr.speed:sentence_texts"), label="RR sentences",
-                               help="RR training sentences", default=True),
-        options={"--window": "context sentences on each side of the target (default 2)"},
+        capabilities=(
+            Answers(numbering="the role names (FAC, ANALYSIS, ...)",
+                    continuation=lazy_function("baselines.tasks.rr.prompts:continuation_openers")),
+            Download(lazy_function("baselines.tasks.rr.download:download_rr")),
+            Documents(unit="documents"),
+            RawText(predict=lazy_function("baselines.tasks.rr.pipeline:corpus_labeller"),
+                    end_to_end=lazy_function("baselines.tasks.rr.pipeline:end_to_end_predictions"),
+                    segmenter_in_effect=lazy_function("baselines.tasks.rr.pipeline:segmenter_in_effect")),
+            LmEvalExport(lazy_function("baselines.tasks.rr.export:lm_eval_writer")),
+            SpeedTexts(read=lazy_function("baselines.tasks.rr.speed:sentence_texts"), label="RR sentences",
+                       help="RR training sentences", default=True),
+            Options({"--window": "context sentences on each side of the target (default 2)"}),
+        ),
     ),
     methods={
         "bilstm-crf": "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger",

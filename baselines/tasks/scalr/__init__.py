@@ -4,7 +4,8 @@ this folder, imported only when used."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, Task, choice_references
+from baselines.registry import (Answers, Benchmark, Download, LmEvalExport, Options, PublishedFigures, Task,
+                                 choice_references)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -16,15 +17,17 @@ BENCHMARK = Benchmark(
         splits=("test",), eval_split="test", train_split=None,
         metrics=("accuracy", "balanced_accuracy"), main_metric="accuracy",
         default_method="tfidf",
-        aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
-        numbering="the letters A-E or LegalBench's digits 0-4, both zero-based in the data's order (0 and A are "
-                  "choice_0)",
-        continuation=lazy_function("baselines.tasks.scalr.prompts:continuation_openers"),
-        download=lazy_function("baselines.tasks.scalr.download:download_scalr"),
-        export=lazy_function("baselines.tasks.scalr.export:lm_eval_writer"),
-        options={"--prompt": "ours (default: holdings lettered A-E) | legalbench (LegalBench's base prompt: holdings "
-                             "numbered 0-4 after one worked example)"},
-        published="baselines.tasks.scalr:published.yaml",
+        capabilities=(
+            Answers(aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
+                    numbering="the letters A-E or LegalBench's digits 0-4, both zero-based in the data's order (0 "
+                              "and A are choice_0)",
+                    continuation=lazy_function("baselines.tasks.scalr.prompts:continuation_openers")),
+            Download(lazy_function("baselines.tasks.scalr.download:download_scalr")),
+            LmEvalExport(lazy_function("baselines.tasks.scalr.export:lm_eval_writer")),
+            Options({"--prompt": "ours (default: holdings lettered A-E) | legalbench (LegalBench's base prompt: "
+                                 "holdings numbered 0-4 after one worked example)"}),
+            PublishedFigures(source="baselines.tasks.scalr:published.yaml"),
+        ),
     ),
     methods={
         "tfidf": "baselines.tasks.scalr.similarity:TfidfChooser",

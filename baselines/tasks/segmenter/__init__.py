@@ -5,7 +5,7 @@ a dependency listed in the import contracts)."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, ItemsFromPredictions, Task
+from baselines.registry import Benchmark, Diagnostics, Documents, Download, ItemsFromPredictions, Task
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -18,12 +18,14 @@ BENCHMARK = Benchmark(
         metrics=("boundary_f1", "boundary_precision", "boundary_recall"), main_metric="boundary_f1",
         default_method="trained",
         per_label=False,
-        download=lazy_function("baselines.tasks.segmenter.gold:download_judgments"),
-        resample_groups=True, bootstrap_unit="documents",
-        items_from_predictions=ItemsFromPredictions(
-            expand=lazy_function("baselines.tasks.segmenter.boundaries:expand"),
-            absent=lazy_function("baselines.tasks.segmenter.boundaries:absent_item"), name="boundary items"),
-        diagnostics=lazy_function("baselines.tasks.segmenter.gold:boundary_diagnostics"),
+        capabilities=(
+            Download(lazy_function("baselines.tasks.segmenter.gold:download_judgments")),
+            Documents(unit="documents"),
+            ItemsFromPredictions(expand=lazy_function("baselines.tasks.segmenter.boundaries:expand"),
+                                 absent=lazy_function("baselines.tasks.segmenter.boundaries:absent_item"),
+                                 name="boundary items"),
+            Diagnostics(lazy_function("baselines.tasks.segmenter.gold:boundary_diagnostics")),
+        ),
     ),
     methods={
         "rule": "baselines.tasks.segmenter.methods:RuleSegmenterMethod",

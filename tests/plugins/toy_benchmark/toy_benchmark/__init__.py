@@ -8,7 +8,7 @@ nothing but this module."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, Task, choice_references
+from baselines.registry import Answers, Benchmark, Download, LmEvalExport, RawText, Task, choice_references
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -21,10 +21,13 @@ BENCHMARK = Benchmark(
         metrics=("accuracy", "macro_f1"), main_metric="accuracy",
         default_method="tfidf-logreg",
         confusion=True,
-        numbering="the letters A-C of the roles in the prompt's order (A: facts, B: argument, C: ruling)",
-        download=lazy_function("toy_benchmark.data:download_toy"),
-        predict=lazy_function("toy_benchmark.predict:role_labeller"),
-        export=lazy_function("toy_benchmark.export:lm_eval_writer"),
+        capabilities=(
+            Answers(numbering="the letters A-C of the roles in the prompt's order (A: facts, B: argument, C: "
+                              "ruling)"),
+            Download(lazy_function("toy_benchmark.data:download_toy")),
+            RawText(predict=lazy_function("toy_benchmark.predict:role_labeller")),
+            LmEvalExport(lazy_function("toy_benchmark.export:lm_eval_writer")),
+        ),
     ),
     methods={
         "tfidf-logreg": "toy_benchmark.methods:ToyTfidfLogreg",

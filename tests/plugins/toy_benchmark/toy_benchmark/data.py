@@ -1,5 +1,5 @@
 """The toy benchmark's items: one JSONL file of {"id", "split", "role", "text"}, kept in the data folder as
-toy/toy.jsonl. The package ships the file, and its `download` hook copies it there (`baselines data download
+toy/toy.jsonl. The package ships the file, and its `Download` capability copies it there (`baselines data download
 toy`, or `--download` on a first run), as a real benchmark's hook fetches its files."""
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def choice_item(row: dict, where: Path) -> ChoiceItem:
 
 
 def download_toy(dest: Path) -> Path:
-    """The task record's `download` hook: the shipped file copied into the data folder `dest`; its folder."""
+    """The task's `Download` fetch: the shipped file copied into the data folder `dest`; its folder."""
     target = data_file(dest)
     target.parent.mkdir(parents=True, exist_ok=True)
     with resources.as_file(resources.files(__package__).joinpath(FILE)) as shipped:

@@ -17,7 +17,7 @@ DOCUMENTS = "toy_documents.jsonl"
 
 
 def lm_eval_writer():
-    """The task record's `export` hook: the toy benchmark takes no export option of its own."""
+    """The task's `LmEvalExport` writer: the toy benchmark takes no export option of its own."""
     return write_toy
 
 

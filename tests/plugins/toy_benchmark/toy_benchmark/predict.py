@@ -11,7 +11,7 @@ from toy_benchmark.data import LABELS, QUESTION, ROLES
 
 
 def role_labeller(*, model=None, method_name: str | None = None, models_dir=None, data_dir=None) -> Labeller:
-    """The task record's `predict` hook: the model of --model, else models/toy/<method>, ready to label batches.
+    """The task's `RawText` predict: the model of --model, else models/toy/<method>, ready to label batches.
     A record's `answers` hold one answer, `role`: {label, choice, probability}."""
     method_name = method_name or get_task("toy").default_method
     method = load_trained_model("toy", model, method_name, models_dir,

@@ -7,46 +7,21 @@ new benchmark is one folder (or one package) and nothing here changes. No benchm
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, TypeVar
 
 from baselines.core.errors import BaselinesError, unknown_name
+from baselines.registry.capabilities import (  # noqa: F401 (re-exported: benchmarks declare themselves with these)
+    CAPABILITIES, Answers, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
+    LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks)
 
-
-@dataclass(frozen=True)
-class ExternalFormat:
-    """A predictions format of one task's own (e.g. a paper's released responses), read through the references."""
-
-    read: Callable  # (path, records, load_whole: () -> records of the whole split, or None) -> (rows, report, name)
-    help: str  # what `--format NAME` reads
-    producer: str = "llm"  # who produced predictions in this format
-    summary: Callable | None = None  # the reader's report -> one line for the terminal
-
-
-@dataclass(frozen=True)
-class ItemsFromPredictions:
-    """Scored items made from each reference and its prediction together (segmenter: boundary items): two systems
-    are paired on the union of their items, and an item that one of them lacks takes `absent(id)`."""
-
-    expand: Callable  # [(reference, row or None)] -> [(item reference, item row or None)]
-    absent: Callable  # item id -> the outcome of an item absent from a system's samples
-    name: str  # what the items are called ("boundary items")
-
-
-@dataclass(frozen=True)
-class SpeedTexts:
-    """Texts a task offers for the encoder speed test (`baselines speed encoders --texts TASK`)."""
-
-    read: Callable  # (data_dir, n) -> the first n texts
-    label: str  # what they are, in the report ("RR sentences")
-    help: str  # what they are, in the option's help
-    max_seq_length: int | None = None  # tokens kept per text (None: the encoder's own limit)
-    default: bool = False  # the texts `baselines speed encoders` times when --texts is not given
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
 class Task:
-    """One benchmark: how to load it, how its items become references, how it is scored, and its hooks."""
+    """One benchmark: how to load it, how its items become references, how it is scored, and what else it offers
+    (its capabilities, baselines.registry.capabilities: at most one of each kind)."""
 
     name: str
     answer_type: str  # "multiple-choice" | "sequence-labelling" | "classification" | "segmentation"
@@ -59,34 +34,52 @@ class Task:
     metrics: tuple[str, ...]
     main_metric: str
     default_method: str
-    grouped: bool = False  # also aggregate per group (CaselawQA: mean over tasks)
     confusion: bool = False  # results carry a confusion matrix
     per_label: bool = True  # results carry precision, recall and F1 per label
-    aliases: dict = field(default_factory=dict)  # answer aliases for raw text, e.g. "A" -> "0"
-    numbering: str = ""  # how generations may name a choice, in the evaluator's words (errors, docs)
-    continuation: Callable | None = None  # () -> line openers of the task's prompts: a generation's text from
-    #   one of them on continues the prompt and is not read (baselines.evaluation.continuation)
-    download: Callable | None = None  # (dest: Path) -> Path
-    supergroup: Callable | None = None  # group -> wider group (CaselawQA task -> court)
-    group_name: str = "group"  # what a group is called in tables
-    supergroup_name: str = "supergroup"  # what a supergroup is called in tables
     breakdowns: tuple[str, ...] = ()  # tables `compare` shows per system: per_supergroup, per_group, per_label
-    resample_groups: bool = False  # the bootstrap resamples whole groups (RR, segmenter: documents)
-    bootstrap_unit: str = "items"  # what the bootstrap resamples, as `compare` states it
-    items_from_predictions: ItemsFromPredictions | None = None  # scored items made from references and predictions
-    predict: Callable | None = None  # (*, model, method_name, models_dir, data_dir, **the task's own options) ->
-    #   baselines.runs.corpus.Labeller: the saved model loaded once, labelling raw texts in batches (`baselines predict`)
-    diagnostics: Callable | None = None  # (records) -> dict recorded with every run (what the data allows)
-    end_to_end: Callable | None = None  # (records, method, segmenter, models_dir) -> predictions from raw text
-    segmenter_in_effect: Callable | None = None  # (--segmenter or None, models_dir) -> (name, saved folder or None):
-    #   what a --segmenter value stands for, without loading it (with end_to_end)
-    export: Callable | None = None  # (**export options) -> writer (records, tmp, final folder) -> lm_eval.Export
-    formats: dict[str, ExternalFormat] = field(default_factory=dict)  # `--format NAME` of this task's own
-    speed_texts: SpeedTexts | None = None  # texts for `baselines speed encoders`
-    plain_classes: dict[str, str] = field(default_factory=dict)  # class name -> 'module:Class' a fitted state may hold
-    options: dict[str, str] = field(default_factory=dict)  # CLI options only some tasks take -> what each does here
-    published: str | None = None  # 'package:file' of a YAML of figures published elsewhere (shown, never run here)
-    headline_versus: str | None = None  # our plain method the best of ours is set against per group in the headline
+    capabilities: tuple = ()  # Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, ...
+
+    def __post_init__(self):
+        kinds = [type(capability) for capability in self.capabilities]
+        unknown = [kind.__name__ for kind in kinds if kind not in CAPABILITIES]
+        if unknown:
+            raise BaselinesError(f"task {self.name!r}: {', '.join(unknown)} is not a capability "
+                                 f"({', '.join(kind.__name__ for kind in CAPABILITIES)})")
+        twice = sorted({kind.__name__ for kind in kinds if kinds.count(kind) > 1})
+        if twice:
+            raise BaselinesError(f"task {self.name!r} declares {', '.join(twice)} more than once")
+
+    def capability(self, kind: type[C]) -> C | None:
+        """The task's capability of this kind, or None when the task lacks it."""
+        return next((capability for capability in self.capabilities if type(capability) is kind), None)
+
+    def with_capability(self, capability) -> Task:
+        """A copy of the task with `capability` in place of the one of its kind (added when it has none)."""
+        kept = tuple(other for other in self.capabilities if type(other) is not type(capability))
+        return replace(self, capabilities=(*kept, capability))
+
+    @property
+    def grouped(self) -> bool:
+        """Results are also aggregated per group (CaselawQA: mean over its tasks)."""
+        return self.capability(Subtasks) is not None
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """Answer aliases read in raw text (none when the task has no Answers)."""
+        answers = self.capability(Answers)
+        return answers.aliases if answers else {}
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The options only some tasks take that this task takes -> what each does here."""
+        options = self.capability(Options)
+        return options.flags if options else {}
+
+    @property
+    def bootstrap_unit(self) -> str:
+        """What the bootstrap resamples, as `compare` states it."""
+        documents, subtasks = self.capability(Documents), self.capability(Subtasks)
+        return documents.unit if documents else subtasks.bootstrap_unit if subtasks else "items"
 
 
 def choice_references(records) -> list:
@@ -208,9 +201,11 @@ def get_task(name: str) -> Task:
         raise unknown_name("task", name, TASKS) from None
 
 
-def tasks_with(hook: str) -> list[str]:
-    """The names of the tasks whose record sets `hook` (e.g. "export", "predict")."""
-    return [name for name, task in TASKS.items() if getattr(task, hook)]
+def tasks_with(kind: type, hook: str | None = None) -> list[str]:
+    """The names of the tasks that have the capability `kind` (e.g. RawText), and set its `hook` when one is named
+    (e.g. "end_to_end")."""
+    return [name for name, task in TASKS.items()
+            if task.capability(kind) is not None and (hook is None or getattr(task.capability(kind), hook))]
 
 
 def check_options(task: Task, given: dict) -> None:
@@ -226,8 +221,9 @@ def check_options(task: Task, given: dict) -> None:
 def default_speed_texts() -> str | None:
     """The task whose texts `baselines speed encoders` times by default (its SpeedTexts.default), else the first
     that offers any."""
-    offering = [name for name, task in TASKS.items() if task.speed_texts]
-    return next((name for name in offering if TASKS[name].speed_texts.default), offering[0] if offering else None)
+    offering = [name for name, task in TASKS.items() if task.capability(SpeedTexts)]
+    return next((name for name in offering if TASKS[name].capability(SpeedTexts).default),
+                offering[0] if offering else None)
 
 
 def option_help(flag: str) -> str:

@@ -1,0 +1,207 @@
+"""What a benchmark may offer beyond loading, referencing and scoring its items: each capability is a small frozen
+record of what belongs together, and each hook it holds is described by a Protocol giving its signature.
+
+A task lists the capabilities it has (`Task(capabilities=(...))`); generic code asks for one
+(`task.capability(RawText)`, None when the task lacks it) and never asks which benchmark it is handling."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class ContinuationOpeners(Protocol):
+    """The line openers of a task's prompts: a generation's text from one of them on continues the prompt and is
+    not read (baselines.evaluation.continuation)."""
+
+    def __call__(self) -> Sequence[str]: ...
+
+
+class SupergroupOf(Protocol):
+    """The wider group a group belongs to (CaselawQA task -> court)."""
+
+    def __call__(self, group: str) -> str: ...
+
+
+class LabellerFactory(Protocol):
+    """The saved model loaded once, labelling raw texts in batches: a baselines.runs.corpus.Labeller."""
+
+    def __call__(self, *, model: Any, method_name: str, models_dir: Path, data_dir: Path, **options: Any) -> Any: ...
+
+
+class EndToEndPredictions(Protocol):
+    """Prediction rows of the records' raw text, cut into units by `segmenter` first."""
+
+    def __call__(self, records: list, method: Any, segmenter: str | None, models_dir: Path) -> list[dict]: ...
+
+
+class SegmenterInEffect(Protocol):
+    """What a --segmenter value (or None) stands for, without loading it: (name, saved folder or None)."""
+
+    def __call__(self, segmenter: str | None, models_dir: Path) -> tuple[str, Path | None]: ...
+
+
+class ExportWriterFactory(Protocol):
+    """Given the export options, a writer `(records, tmp, final folder) -> baselines.export.lm_eval.Export`."""
+
+    def __call__(self, **options: Any) -> Callable[[list, Path, Path], Any]: ...
+
+
+class FormatReader(Protocol):
+    """A predictions file in a task's own format read through the references: (rows, report, name)."""
+
+    def __call__(self, path: Path, records: list, load_whole: Callable[[], list] | None) -> tuple[list, Any, str]: ...
+
+
+class Fetcher(Protocol):
+    """Fetch the benchmark into `dest`; the folder it wrote."""
+
+    def __call__(self, dest: Path) -> Path: ...
+
+
+class TextsReader(Protocol):
+    """The first `n` texts of the benchmark's data folder."""
+
+    def __call__(self, data_dir: Path, n: int) -> list[str]: ...
+
+
+class Describer(Protocol):
+    """A dict recorded with every run, of what the records allow."""
+
+    def __call__(self, records: list) -> dict: ...
+
+
+class ItemsExpander(Protocol):
+    """[(reference, row or None)] -> [(item reference, item row or None)]."""
+
+    def __call__(self, pairs: list) -> list: ...
+
+
+class AbsentOutcome(Protocol):
+    """The outcome of an item absent from a system's samples."""
+
+    def __call__(self, item_id: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Answers:
+    """How raw generations name an answer: aliases (e.g. "A" -> "0"), the numbering in the evaluator's words
+    (its errors and the docs), and the prompt's line openers a continuing generation is cut at."""
+
+    aliases: dict[str, str] = field(default_factory=dict)
+    numbering: str = ""
+    continuation: ContinuationOpeners | None = None
+
+
+@dataclass(frozen=True)
+class Subtasks:
+    """Items belong to groups (CaselawQA's tasks) scored also one by one, and maybe to wider groups (courts)."""
+
+    supergroup: SupergroupOf | None = None
+    group_name: str = "group"  # what a group is called in tables
+    supergroup_name: str = "supergroup"  # what a supergroup is called in tables
+    bootstrap_unit: str = "items within each group"  # what the bootstrap resamples, as `compare` states it
+
+
+@dataclass(frozen=True)
+class Documents:
+    """Items belong to documents and the bootstrap resamples whole documents (RR, segmenter)."""
+
+    unit: str = "documents"  # what the bootstrap resamples, as `compare` states it
+
+
+@dataclass(frozen=True)
+class RawText:
+    """Labelling raw text with a saved model (`baselines predict`), and scoring end to end on raw text cut into
+    units by a segmenter (`eval --segmenter`, with `segmenter_in_effect`)."""
+
+    predict: LabellerFactory
+    end_to_end: EndToEndPredictions | None = None
+    segmenter_in_effect: SegmenterInEffect | None = None
+
+
+@dataclass(frozen=True)
+class LmEvalExport:
+    """lm-evaluation-harness tasks written from the benchmark (`baselines export lm-eval`)."""
+
+    writer: ExportWriterFactory
+
+
+@dataclass(frozen=True)
+class ExternalFormat:
+    """A predictions format of one task's own (e.g. a paper's released responses), read through the references."""
+
+    read: FormatReader
+    help: str  # what `--format NAME` reads
+    producer: str = "llm"  # who produced predictions in this format
+    summary: Callable[[Any], str] | None = None  # the reader's report -> one line for the terminal
+
+
+@dataclass(frozen=True)
+class Formats:
+    """Predictions formats of the task's own: `--format NAME` -> ExternalFormat."""
+
+    by_name: dict[str, ExternalFormat] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Download:
+    """Fetching the benchmark into the data folder (`data download`, and `--download` on a first run)."""
+
+    fetch: Fetcher
+
+
+@dataclass(frozen=True)
+class SpeedTexts:
+    """Texts a task offers for the encoder speed test (`baselines speed encoders --texts TASK`)."""
+
+    read: TextsReader
+    label: str  # what they are, in the report ("RR sentences")
+    help: str  # what they are, in the option's help
+    max_seq_length: int | None = None  # tokens kept per text (None: the encoder's own limit)
+    default: bool = False  # the texts `baselines speed encoders` times when --texts is not given
+
+
+@dataclass(frozen=True)
+class ItemsFromPredictions:
+    """Scored items made from each reference and its prediction together (segmenter: boundary items): two systems
+    are paired on the union of their items, and an item that one of them lacks takes `absent(id)`."""
+
+    expand: ItemsExpander
+    absent: AbsentOutcome
+    name: str  # what the items are called ("boundary items")
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What the data allows, recorded with every run."""
+
+    describe: Describer
+
+
+@dataclass(frozen=True)
+class PublishedFigures:
+    """Figures published elsewhere ('package:file' of a YAML, shown beside our runs, never run here), and the plain
+    method of ours the best of ours is set against per group in the headline."""
+
+    source: str | None = None
+    headline_versus: str | None = None
+
+
+@dataclass(frozen=True)
+class PlainClasses:
+    """Class name -> 'module:Class' of objects a saved fitted state may hold besides scikit-learn's."""
+
+    classes: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Command-line options only some tasks take -> what each does for this task; others are refused."""
+
+    flags: dict[str, str]
+
+
+CAPABILITIES = (Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
+                ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)

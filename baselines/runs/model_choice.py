@@ -1,0 +1,87 @@
+"""The method a run uses and its saved model, resolved once per run: the class, and the model folder it loads
+(--model, or models/<task>/<name>; none for a stateless method), then the method itself, built or loaded."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from baselines.core.config import config_file, read_config, resolve_config, with_former_defaults
+from baselines.core.errors import BaselinesError
+from baselines.core.io import read_json
+from baselines.core.paths import models_root
+from baselines.methods import method_class, saved_model_folder
+from baselines.methods.base import Method
+from baselines.registry import Task
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """What an evaluation runs: the method's name and class, and the saved model folder it loads (None: a
+    stateless method, built from its config); `given` when the folder came from --model."""
+
+    task: str
+    method_name: str
+    klass: type[Method]
+    folder: Path | None
+    given: bool
+
+
+def resolve_model(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None) -> ModelChoice:
+    """The method class and the model folder an evaluation loads (--model, or models/<task>/<name>)."""
+    klass = method_class(task.name, method_name)
+    if not klass.needs_fit and not model:
+        folder = None
+    else:
+        folder = Path(model) if model else saved_model_folder(models_root(models_dir), task.name, name or method_name)
+    return ModelChoice(task.name, method_name, klass, folder, bool(model))
+
+
+def build_method(task: str, method: str, config: Path | None = None, overrides: dict | None = None,
+                 klass: type[Method] | None = None) -> Method:
+    """A fresh, unfitted method with its resolved parameters (`klass`: the method's class, when already known)."""
+    klass = klass or method_class(task, method)
+    params = resolve_config(klass, task, method, config, overrides)
+    if params.get("encode_backend") == "auto":  # saved and recorded as the backend it stands for here
+        from baselines.encoders.bundle import method_encoders
+        from baselines.encoders.onnx_backend import resolve_backend
+
+        params["encode_backend"] = resolve_backend(method_encoders(params), "auto")
+    return klass(**params)
+
+
+def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Path | None,
+                overrides: dict | None) -> Method:
+    """The saved model of `choice` when it exists (or was given); a stateless method is built from its config."""
+    resolve_config(choice.klass, task.name, choice.method_name, config, overrides)  # bad values first
+    folder = choice.folder
+    if folder is None:
+        return build_method(task.name, choice.method_name, config, overrides, choice.klass)
+    if (folder / "config.json").is_file():
+        check_saved_config(task, folder, config, overrides)
+        return Method.load(folder)
+    if choice.given:
+        raise BaselinesError(f"{folder} is not a model folder (no config.json)")
+    method = build_method(task.name, choice.method_name, config, overrides, choice.klass)
+    if method.needs_fit:
+        encoder = (overrides or {}).get("encoder")
+        same = f" --encoder {encoder}" if encoder else f" --name {name}" if name and name != choice.method_name else ""
+        raise BaselinesError(f"no trained model in {folder}; run `baselines train {task.name} --method "
+                             f"{choice.method_name}{same}` first"
+                             + (" or evaluate with --cv K" if task.train_split is None else ""))
+    return method
+
+
+def check_saved_config(task: Task, folder: Path, config: Path | None, overrides: dict | None) -> None:
+    """Refuse --config/--set/--encoder values that differ from those the saved model was trained with."""
+    saved_config = read_json(folder / "config.json")
+    given = {**(read_config(config_file(task.name, config)) if config else {}), **(overrides or {})}
+    if given.get("encode_backend") == "auto":  # stands for the backend it resolves to, as at training
+        from baselines.encoders.bundle import method_encoders
+        from baselines.encoders.onnx_backend import resolve_backend
+
+        given["encode_backend"] = resolve_backend(method_encoders({**saved_config["params"], **given}), "auto")
+    saved = with_former_defaults(saved_config["params"], given)  # a value it was trained with is no override
+    differing = sorted(k for k, v in given.items() if saved.get(k, object()) != v)
+    if differing:
+        raise BaselinesError(f"{folder} holds a saved model trained with other values of {', '.join(differing)}: "
+                             "--config/--set/--encoder do not apply to it (retrain with them, or evaluate with --cv K)")

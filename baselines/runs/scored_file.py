@@ -1,0 +1,56 @@
+"""What `score` checks of a predictions file and its producer: the format it is read in (a generic one, or one of
+the task's own), who produced it, and that an answer was read from it at all."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from baselines.core.errors import BaselinesError
+from baselines.evaluation.predictions import FORMATS
+from baselines.registry import TASKS, Answers, Formats, Task
+
+PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
+
+
+def check_producer(producer: str | None) -> None:
+    """Refuse a producer that is none of PRODUCERS (None: inferred from the predictions)."""
+    if producer is not None and producer not in PRODUCERS:
+        raise BaselinesError(f"unknown --producer {producer!r}; valid: {', '.join(PRODUCERS)}")
+
+
+def check_some_answer(task: Task, samples: list[dict], n_predictions: int, predictions_path) -> None:
+    """Refuse predictions from none of which an answer could be read (the wrong task, or generations that state
+    no answer), saying how the task's answers are read."""
+    if any(sample["answer"] is not None for sample in samples):
+        return
+    answers = task.capability(Answers) or Answers()
+    numbering = f"; {task.name} answers are read as {answers.numbering}" if answers.numbering else ""
+    raise BaselinesError(f"no answer could be extracted from any of the {n_predictions} predictions in "
+                         f"{predictions_path} (wrong task, or generations without a stated answer?{numbering})")
+
+
+def task_format(task: Task, fmt: str):
+    """The task's own format called `fmt` (an ExternalFormat), or None for a generic one; an unknown name lists
+    the formats valid for this task, and names the tasks whose own format it is."""
+    own = (task.capability(Formats) or Formats()).by_name
+    if fmt in own:
+        return own[fmt]
+    if fmt in FORMATS:
+        return None
+    owners = [name for name, other in TASKS.items() if fmt in (other.capability(Formats) or Formats()).by_name]
+    valid = ", ".join([*FORMATS, *own])
+    if owners:
+        raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")
+    raise BaselinesError(f"unknown --format {fmt!r} for {task.name}; valid: {valid}")
+
+
+def inferred_producer(predictions: list[dict]) -> str:
+    """'llm' for raw generations and harness logs, 'other' for files of plain labels or spans."""
+    return "llm" if any("raw" in row or "choice" in row for row in predictions) else "other"
+
+
+def file_stem(path: Path) -> str:
+    """A file's name without its .jsonl / .jsonl.gz / .json suffix ('gpt-4.5.jsonl' -> 'gpt-4.5')."""
+    for suffix in (".jsonl.gz", ".jsonl", ".json"):
+        if path.name.endswith(suffix):
+            return path.name[: -len(suffix)]
+    return path.name
