@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from baselines.core.errors import BaselinesError
 from baselines.core.progress import silenced, stage
-from baselines.runs.options import MISSING, load_options, method_of, missing_policy, name_list, system_name
+from baselines.runs.options import load_options, method_of, missing_policy, name_list, system_name
 
 if TYPE_CHECKING:
     from baselines.comparison.leaderboard import Comparison
@@ -131,7 +131,7 @@ def with_data(task: str, download: bool, function, *args, **kwargs):
 
 
 def recorded(function: Callable) -> Callable:
-    """The public function, recording its call as the run's command (`python: baselines.score('scalr', ...)`)
+    """An API function that writes a run (evaluate, score), recording its call as the run's command (`python: baselines.score('scalr', ...)`)
     in place of the process's command line, which is the calling program's."""
     @functools.wraps(function)
     def call(*args, **kwargs):
@@ -146,7 +146,6 @@ def recorded(function: Callable) -> Callable:
     return call
 
 
-@recorded
 def train(task: str, method: str | None = None, data_dir: PathLike | None = None, *, config: PathLike | None = None,
           overrides: dict | None = None, encoder: str | None = None, name: str | None = None,
           train_file: PathLike | None = None, subtasks: list[str] | str | None = None,
@@ -234,7 +233,6 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
         return with_data(task, download, execute, spec)
 
 
-@recorded
 def compare(task: str, results_dir: PathLike | None = None, *, against: str | None = None, split: str | None = None,
             segmenter: PathLike | None = None, test_file: PathLike | None = None,
             systems: list[str] | str | None = None, replicates: int = 1000, seed: int = 0,
@@ -256,7 +254,6 @@ def compare(task: str, results_dir: PathLike | None = None, *, against: str | No
                            only=name_list(systems))
 
 
-@recorded
 def predict(task: str, texts: list[str] | dict[str, str], *, model: PathLike | None = None,
             method: str | None = None, segmenter: PathLike | None = None, subtasks: list[str] | str | None = None,
             data_dir: PathLike | None = None, models_dir: PathLike | None = None) -> list[dict]:

@@ -16,6 +16,7 @@ from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Me
                                    texts_help, with_data)
 from baselines.core.progress import silenced, stage
 from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
+from baselines.runs.options import name_list
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Non-generative baselines for legal NLP benchmarks, and one evaluator for them and LLMs.")
@@ -210,7 +211,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
     with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
         comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
                                      seed=seed, segmenter=segmenter, test_file=test_file,
-                                     only=[name.strip() for name in systems.split(",") if name.strip()] if systems else None)
+                                     only=name_list(systems))
     written = render.write_files(comparison, out, scatter) if out else []
     if markdown_only:
         typer.echo(render.to_markdown(comparison))

@@ -79,15 +79,11 @@ def predict_job(spec, options: dict) -> dict:
     """What an output records of the job that labels it, and a resume must match: the task, the saved model (its
     folder, and the SHA-256 of its files) and the options that change the records, as they take effect (the
     default segmenter is the one it stands for; the subtasks in any order are the same)."""
-    from baselines.core.paths import models_root
-    from baselines.methods import saved_model_folder
+    from baselines.methods.saved import trained_model_folder
 
     method = options.get("method_name") or spec.default_method
-    folder = Path(options["model"]) if options.get("model") else saved_model_folder(
-        models_root(options.get("models_dir")), spec.name, method)
-    if not (folder / "config.json").is_file():
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train {spec.name} --method {method}` "
-                             "first (or pass --model)")
+    folder = trained_model_folder(spec.name, options.get("model"), method, options.get("models_dir"),
+                                  train_command=f"baselines train {spec.name} --method {method}")
     job = {"task": spec.name, "model": str(folder.resolve()), "model_sha256": folder_digest(folder), "options": {}}
     raw_text = spec.capability(RawText)
     if raw_text is not None and raw_text.end_to_end is not None and raw_text.segmenter_in_effect is not None:

@@ -7,8 +7,9 @@ from pathlib import Path
 import typer
 
 from baselines.core.errors import BaselinesError
-from baselines.registry import TASKS, Formats, SpeedTexts, option_help
-from baselines.runs.options import load_options, method_of
+from baselines.registry import TASKS, SpeedTexts, option_help
+from baselines.runs.options import load_options
+from baselines.runs.options import method_of as method_from  # a named config's method, else the default
 from baselines.runs.options import missing_policy as shared_missing_policy
 from baselines.runs.options import system_name as default_name
 
@@ -48,7 +49,7 @@ def formats_help() -> str:
     from baselines.evaluation.predictions import FORMATS
 
     own = "; ".join(f"{task.name}: {name}, {spec.help}"
-                    for task in TASKS.values() for name, spec in (task.capability(Formats) or Formats()).by_name.items())
+                    for task in TASKS.values() for name, spec in task.formats.items())
     return " | ".join(FORMATS) + (f", or a task's own ({own})" if own else "") + "."
 
 
@@ -75,8 +76,3 @@ def with_data(task: str, download: bool, function, *args, **kwargs):
 
     confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
     return with_benchmark(task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
-
-
-def method_from(task: str, config: Path | None) -> str:
-    """The method a named config belongs to (`--config learned-lexical`: learned), else the task's default."""
-    return method_of(task, config)

@@ -7,7 +7,7 @@ from rich.table import Table
 from baselines.core.labels import label_as_offered
 from baselines.evaluation.scoring import Result
 from baselines.runs.overlap import OVERLAP_MARK, describe, overlap_note
-from baselines.registry import ItemsFromPredictions, Subtasks, get_task
+from baselines.registry import ItemsFromPredictions, get_task
 
 console = Console()
 
@@ -50,7 +50,7 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     for name, value in meta.get("diagnostics", {}).items():
         shown = ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) if isinstance(value, dict) else _fmt(value)
         console.print(f"{name.replace('_', ' ')}: {shown}")
-    subtasks = task.capability(Subtasks) or Subtasks()
+    subtasks = task.subtasks
     if result.per_supergroup:
         columns = ("tasks", "n", "mean_task_accuracy", "accuracy")  # "tasks": its groups, as results files say
         _print_rows(f"per {subtasks.supergroup_name}", result.per_supergroup, columns)

@@ -9,7 +9,6 @@ import numpy as np
 from baselines.comparison.leaderboard import Comparison
 from baselines.core.errors import BaselinesError, unknown_name
 from baselines.comparison.systems import System
-from baselines.registry import Subtasks
 
 
 def scatter_system(comparison: Comparison, name: str | None) -> System:
@@ -82,7 +81,7 @@ def scatter_png(comparison: Comparison, system: System) -> bytes:
                       xytext=(5, 5 if rank % 2 == 0 else -11))
     axes.set_xlim(-2, 102)
     axes.set_ylim(-2, 102)
-    group = (comparison.task.capability(Subtasks) or Subtasks()).group_name
+    group = comparison.task.subtasks.group_name
     axes.set_xlabel(f"{comparison.reference.name}: accuracy per {group} (%)")
     axes.set_ylabel(f"{system.name}: accuracy per {group} (%)")
     on = "" if len(shared) == len(comparison.reference.ids) == len(system.ids) else f", on {len(shared)} shared items"

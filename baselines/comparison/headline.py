@@ -16,7 +16,7 @@ from baselines.comparison.published import Published
 from baselines.comparison.render import _md_table, _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
-from baselines.registry import LmEvalExport, PublishedFigures, Subtasks, Task
+from baselines.registry import LmEvalExport, Task
 
 
 def headline_section(task: Task, comparison: Comparison | None, published: Published | None,
@@ -98,20 +98,15 @@ def _published_rows(comparison: Comparison | None, published: Published | None) 
             for figure in published.figures if figure.producer == "llm" and figure.system.lower() not in run]
 
 
-def _group_name(task: Task) -> str:
-    """What a group of the task is called in tables ("task" for CaselawQA)."""
-    return (task.capability(Subtasks) or Subtasks()).group_name
-
-
 def _groups_of(task: Task, group: np.ndarray) -> str:
-    return f" ({len(np.unique(group))} {_group_name(task)}s)" if task.grouped else ""
+    return f" ({len(np.unique(group))} {task.subtasks.group_name}s)" if task.grouped else ""
 
 
 def _shared_groups(task: Task, ours: System, shared: np.ndarray) -> str:
     if not task.grouped:
         return ""
     within = len(np.unique(ours.group[np.isin(ours.ids, shared)]))
-    return f" ({within} of {len(np.unique(ours.group))} {_group_name(task)}s)"
+    return f" ({within} of {len(np.unique(ours.group))} {task.subtasks.group_name}s)"
 
 
 def per_group_section(task: Task, comparison: Comparison | None, ours: System | None) -> list[str]:
@@ -123,23 +118,23 @@ def per_group_section(task: Task, comparison: Comparison | None, ours: System | 
         return []
     llm, covered = _best_llm(task, comparison, ours)
     with_llm = f" and the best LLM run, **{llm.name}**" if llm else ""
-    columns = [_group_name(task), "n", f"{ours.name} %", f"{plain.name} %", f"Δ {ours.name} − {plain.name} (points)",
+    columns = [task.subtasks.group_name, "n", f"{ours.name} %", f"{plain.name} %", f"Δ {ours.name} − {plain.name} (points)",
                "Δ 95% CI", *([f"{llm.name} %"] if llm else [])]
     rows = [_group_row(task, comparison, ours, plain, llm, group) for group in sorted(ours.figures["per_group"])]
-    rows.append(_row(f"mean over all {len(rows)} {_group_name(task)}s", ours.figures["n"], ours.value,
+    rows.append(_row(f"mean over all {len(rows)} {task.subtasks.group_name}s", ours.figures["n"], ours.value,
                      plain.value, _ours_minus(comparison.paired[plain.name]), None if llm is None else "–"))
     if llm is not None:
         rows.append(_covered_row(task, comparison, ours, plain, llm, covered))
-    return ["", f"Per {_group_name(task)}: **{ours.name}** against **{plain.name}** (paired Δ on each "
-                f"{_group_name(task)}'s items){with_llm}:", "", *_md_table(columns, rows), "",
+    return ["", f"Per {task.subtasks.group_name}: **{ours.name}** against **{plain.name}** (paired Δ on each "
+                f"{task.subtasks.group_name}'s items){with_llm}:", "", *_md_table(columns, rows), "",
             f"Δ = {ours.name} − {plain.name} on the same items; 95% interval of a paired bootstrap over items "
-            f"({comparison.replicates} replicates, within each {_group_name(task)} in the means); a mean is over "
-            f"{_group_name(task)}s of each {_group_name(task)}'s accuracy."]
+            f"({comparison.replicates} replicates, within each {task.subtasks.group_name} in the means); a mean is over "
+            f"{task.subtasks.group_name}s of each {task.subtasks.group_name}'s accuracy."]
 
 
 def _plain(task: Task, comparison: Comparison | None, ours: System | None) -> System | None:
     """The run of the plain method the headline sets our best against (its plain variant first), or None."""
-    name = (task.capability(PublishedFigures) or PublishedFigures()).headline_versus
+    name = task.published.headline_versus
     if not (task.grouped and name and ours is not None) or ours.path.parent.parent.name == name:
         return None
     runs = [s for s in comparison.systems if not s.external and not s.partial and s.name in comparison.paired]
@@ -173,7 +168,7 @@ def _covered_row(task: Task, comparison: Comparison, ours: System, plain: System
     paired = paired_stats(task, outs[:2], comparison.replicates, comparison.seed)[0]
     within = len(np.unique(ours.group[np.isin(ours.ids, covered)]))
     ours_value, plain_value, llm_value = (M.point(task.main_metric, out) for out in outs)
-    return _row(f"mean over the {within} {_group_name(task)}s {llm.name} covers", len(covered), ours_value,
+    return _row(f"mean over the {within} {task.subtasks.group_name}s {llm.name} covers", len(covered), ours_value,
                 plain_value, _ours_minus(paired), _pct(llm_value))
 
 

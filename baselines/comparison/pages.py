@@ -38,7 +38,6 @@ HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->
 REGENERATE = "baselines compare --all --out docs/results --readme README.md"
 GENERATED = f"Generated from the runs by `{REGENERATE}`; do not edit by hand."
 NO_RUNS = "No runs yet:"  # the page of a task without runs says so
-MANIFEST = COMPARE_MANIFEST
 
 
 @dataclass(frozen=True)
@@ -79,15 +78,15 @@ def views(task: Task, results_dir=None) -> list[View]:
 
 
 def task_page(task: Task, results_dir, replicates: int, seed: int,
-              task_views: list[View] | None = None) -> tuple[str, dict[str, bytes], Comparison | None]:
+              task_views: list[View]) -> tuple[str, dict[str, bytes], Comparison | None]:
     """The task's page, its charts (file name -> PNG) and the comparison of its evaluation split (None: no runs);
-    `task_views`: its views, when already found."""
+    `task_views`: its views (`views`)."""
     root = results_root(results_dir)
     lines = [f"# {task.name}: results", "", f"{task.description}.", "", GENERATED + " Commands name folders by "
              "[placeholders](index.md#placeholders); a method that learns is trained first, with the same "
              "`--method`, `--config`, `--set` and `--name` as the `eval` shown.", ""]
     charts, main, shown = {}, None, {}
-    for view in views(task, results_dir) if task_views is None else task_views:
+    for view in task_views:
         comparison = compare(task.name, results_dir, split=view.split, test_file=view.test_file,
                              segmenter="any" if view.end_to_end else None, replicates=replicates, seed=seed)
         comparison.notes = [_without_root(note, root) for note in comparison.notes]
@@ -192,7 +191,7 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
     also = {}
     if readme is not None:
         also[writable_target(readme)] = with_headline(readme_text, body, str(readme)).encode()
-    return write_output_folder(out, files, MANIFEST, "baselines compare --all", earlier=earlier_pages(out),
+    return write_output_folder(out, files, COMPARE_MANIFEST, "baselines compare --all", earlier=earlier_pages(out),
                                also=also)
 
 

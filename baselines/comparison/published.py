@@ -12,7 +12,7 @@ from numbers import Real
 import yaml
 
 from baselines.core.errors import DataError
-from baselines.registry import PublishedFigures, Task
+from baselines.registry import Task
 
 PRODUCERS = ("llm", "other", "human")
 FIGURE_KEYS = {"system", "producer", "value", "note", "command"}
@@ -43,7 +43,7 @@ class Published:
 def published_figures(task: Task) -> Published | None:
     """The figures the task's record names (`PublishedFigures.source`, 'package:file'), or None when it names
     none."""
-    source = (task.capability(PublishedFigures) or PublishedFigures()).source
+    source = task.published.source
     if source is None:
         return None
     package, _, name = source.partition(":")

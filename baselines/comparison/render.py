@@ -16,7 +16,7 @@ from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
-from baselines.registry import ItemsFromPredictions, Subtasks
+from baselines.registry import ItemsFromPredictions
 
 COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
@@ -117,7 +117,7 @@ def breakdowns(comparison: Comparison) -> list[Table]:
 
 def _per_supergroup(comparison: Comparison) -> Table:
     """Accuracy per supergroup (mean over its groups, and example-weighted), then over all."""
-    systems, subtasks = comparison.systems, comparison.task.capability(Subtasks) or Subtasks()
+    systems, subtasks = comparison.systems, comparison.task.subtasks
     measures = (("mean_task_accuracy", f"mean over {subtasks.group_name}s"), ("accuracy", "example-weighted"))
     rows = []
     for key in sorted({c for s in systems for c in s.figures["per_supergroup"]}):
@@ -131,7 +131,7 @@ def _per_supergroup(comparison: Comparison) -> Table:
 
 def _per_group(comparison: Comparison) -> Table:
     """Accuracy per group, with its supergroup (when the task has them) and size."""
-    systems, subtasks = comparison.systems, comparison.task.capability(Subtasks) or Subtasks()
+    systems, subtasks = comparison.systems, comparison.task.subtasks
     wider = [subtasks.supergroup_name] if subtasks.supergroup else []
     rows = [[group, *([subtasks.supergroup(group)] if subtasks.supergroup else []),
              _first_n([comparison.reference, *systems], "per_group", group),

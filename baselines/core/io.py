@@ -14,7 +14,7 @@ from typing import Iterator
 
 from baselines.core.errors import DataError
 from baselines.core.safe_write import (  # noqa: F401 - re-exported: the one write path
-    STALE_REMOTE_SECONDS, STALE_SECONDS, atomic_path, remove_stale, writable_target, write_json, write_jsonl)
+    atomic_path, writable_target, write_json, write_jsonl)
 
 
 def _open_binary(path: Path):

@@ -258,6 +258,7 @@ def check_failed_requests(predictions: list[dict], missing: str) -> None:
     if failed and missing == "error":
         shown = ", ".join(map(shown_id, report.get("errored_ids", []))) + (", ..." if failed > len(report.get(
             "errored_ids", [])) else "")
-        raise BaselinesError(f"{failed} requests of the batch file failed (errored, expired or canceled: {shown}); "
+        requests = "requests" if failed > 1 else "request"
+        raise BaselinesError(f"{failed} {requests} of the batch file failed (errored, expired or canceled: {shown}); "
                              "their items count as missing, not wrong: score the others with --only-present, or "
                              "count them wrong with --missing wrong")

@@ -72,6 +72,7 @@ naming the item, never cut; below that, it is read in time about linear in its l
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Mapping, Sequence
 
@@ -124,7 +125,8 @@ def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str
         raise BaselinesError(f"{where}the generation has {len(raw):,} characters; the extractor reads "
                              f"generations of at most {MAX_GENERATION_CHARS:,}")
     cut = continuation_start(raw, openers)
-    text = Text(raw if cut is None else raw[:cut], Matcher(labels, aliases or {}, offered))
+    matcher = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())), None if offered is None else tuple(offered))
+    text = Text(raw if cut is None else raw[:cut], matcher)
     table = choice_table(tuple(labels), tuple(choices))
     suffix = "" if cut is None else CUT
     for rule in _RULES:
@@ -133,6 +135,13 @@ def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str
             found, name = decided
             return (None, f"{name}:several{suffix}") if found is _SEVERAL else (found, name + suffix)
     return None, (None if cut is None else f"none{CUT}")
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...],
+             offered: tuple[str, ...] | None) -> Matcher:
+    """The matcher of one label set: built once per item kind, not once per generation."""
+    return Matcher(labels, dict(aliases), offered)
 
 
 def _alone(text: Text, k: int, table: ChoiceTable):

@@ -138,10 +138,10 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
     groups = sorted({ref.group for ref, _ in pairs})
     group_index = {group: k for k, group in enumerate(groups)}
     unit_index: dict[str, int] = {}
-    openers = task_openers(task)
+    openers, aliases = task_openers(task), task.aliases  # once, not per item
     gold, pred, correct, group, unit, samples = [], [], [], [], [], []
     for ref, row in pairs:
-        answer, rule = answer_and_rule(row, ref, task.aliases, openers) if row is not None else (None, None)
+        answer, rule = answer_and_rule(row, ref, aliases, openers) if row is not None else (None, None)
         right = answer is not None and answer in ref.gold
         scored_gold = answer if right else (ref.gold[0] if ref.gold else None)
         if scored_gold is None:

@@ -64,6 +64,21 @@ class Task:
         return self.capability(Subtasks) is not None
 
     @property
+    def subtasks(self) -> Subtasks:
+        """The task's Subtasks, or the defaults of one (a task without subtasks: its groups are plain groups)."""
+        return self.capability(Subtasks) or Subtasks()
+
+    @property
+    def formats(self) -> dict[str, ExternalFormat]:
+        """The task's own predictions formats by name (none when it has no Formats)."""
+        return (self.capability(Formats) or Formats()).by_name
+
+    @property
+    def published(self) -> PublishedFigures:
+        """The task's PublishedFigures, or the defaults of one (no figures, no plain method for the headline)."""
+        return self.capability(PublishedFigures) or PublishedFigures()
+
+    @property
     def aliases(self) -> dict[str, str]:
         """Answer aliases read in raw text (none when the task has no Answers)."""
         answers = self.capability(Answers)

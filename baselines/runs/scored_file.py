@@ -6,7 +6,7 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.predictions import FORMATS
-from baselines.registry import TASKS, Answers, Formats, Task
+from baselines.registry import TASKS, Answers, Task
 
 PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
 
@@ -31,12 +31,12 @@ def check_some_answer(task: Task, samples: list[dict], n_predictions: int, predi
 def task_format(task: Task, fmt: str):
     """The task's own format called `fmt` (an ExternalFormat), or None for a generic one; an unknown name lists
     the formats valid for this task, and names the tasks whose own format it is."""
-    own = (task.capability(Formats) or Formats()).by_name
+    own = task.formats
     if fmt in own:
         return own[fmt]
     if fmt in FORMATS:
         return None
-    owners = [name for name, other in TASKS.items() if fmt in (other.capability(Formats) or Formats()).by_name]
+    owners = [name for name, other in TASKS.items() if fmt in other.formats]
     valid = ", ".join([*FORMATS, *own])
     if owners:
         raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")

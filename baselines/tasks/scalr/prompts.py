@@ -12,6 +12,7 @@ exactly those spellings.
 """
 from __future__ import annotations
 
+import functools
 import re
 from importlib import resources
 
@@ -65,6 +66,7 @@ def _common_fields(item: ChoiceItem, labels: list[str], numbering: str) -> dict:
             "numbering": numbering, **gold_fields(item, labels)}
 
 
+@functools.cache  # read once, not once per question
 def legalbench_template() -> str:
     """LegalBench's SCALR base prompt (one worked example, then {question} and {choice_0}..{choice_4})."""
     return resources.files(__package__).joinpath("legalbench_prompt.txt").read_text(encoding="utf-8")
