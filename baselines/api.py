@@ -87,7 +87,7 @@ _OPTIONAL_PATH = kind("a path (str or os.PathLike)", is_path, optional=True)
 _FLAG = kind("True or False", lambda value: isinstance(value, bool))
 CHECKS: dict[str, Callable[[str, object], None]] = {  # keyword -> its check, the same in every function
     "task": kind("a task name (str)", lambda value: isinstance(value, str)),
-    **dict.fromkeys(("method", "name", "split", "encoder", "producer", "id_field", "lm_eval_filter", "id_prefix",
+    **dict.fromkeys(("method", "name", "split", "encoder", "producer", "id_field", "lm_eval_filter", "id_prefix", "params",
                      "against", "backend", "scheduler"), _OPTIONAL_STR),
     **dict.fromkeys(("data_dir", "models_dir", "results_dir", "config", "model", "test_file", "train_file"),
                     _OPTIONAL_PATH),
@@ -209,13 +209,15 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
           subtasks: list[str] | str | None = None, missing: str = "error", only_present: bool = False,
           results_dir: PathLike | None = None, producer: str | None = None, force: bool = False,
           id_field: str | None = None, lm_eval_filter: str | None = None, id_prefix: str | None = None,
-          download: bool = False, allow_overlap: bool = False, quiet: bool = False) -> tuple[Result, Path]:
+          download: bool = False, allow_overlap: bool = False, params: str | None = None,
+          quiet: bool = False) -> tuple[Result, Path]:
     """Score a predictions file or folder (ours, or an LLM's raw generations) like any evaluation (`baselines
     score`); returns (Result, run folder).
 
     format: auto | jsonl | lm-eval | a task's own (`baselines score --help` lists them); producer: ours | llm |
     other; id_field, lm_eval_filter: which doc field and filter of lm-eval logs; id_prefix: stripped from the
-    custom_ids of batch API files; the others as in evaluate()."""
+    custom_ids of batch API files; params: the LLM's parameter count ("70B") for its cost estimate; the others as
+    in evaluate()."""
     check_arguments(locals())
     from baselines.runs.run import execute, task_format
     from baselines.runs.spec import RunSpec
@@ -226,7 +228,7 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
         raise BaselinesError(f"id_prefix applies to batch API files only, not to format {format!r}")
     spec = RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format,
                    missing=missing, results_dir=results_dir, test_file=test_file, producer=producer, force=force,
-                   load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                   load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
                    lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
                                     "id_prefix": id_prefix})
     with silenced(quiet):

@@ -82,9 +82,9 @@ def test_print_compare_shows_the_leaderboard_and_save_writes_it(tmp_path, capsys
 
     print(comparison)
     shown = capsys.readouterr().out
-    assert shown.startswith("### scalr (test.jsonl): accuracy\n\n| # | system | producer | accuracy % |")
+    assert shown.startswith("### scalr (test.jsonl): accuracy\n\n| # | system | accuracy % | 95% CI |")
     first, second = shown.split("\n")[4:6]
-    assert first.startswith("| 1 | llm | llm | 75.0 |") and second.startswith("| 2 | majority | ours | 50.0 |")
+    assert first.startswith("| 1 | llm (LLM) | 75.0 |") and second.startswith("| 2 | majority | 50.0 |")
     assert repr(comparison) == str(comparison) == comparison.to_markdown() and len(repr(comparison)) < 3000
 
     saved = comparison.save(tmp_path / "board" / "scalr.md")

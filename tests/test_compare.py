@@ -12,7 +12,8 @@ from baselines.cli import app
 from baselines.comparison.leaderboard import compare
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.scoring import score_predictions
-from baselines.comparison.render import breakdowns, to_markdown, write_files
+from baselines.comparison.markdown import to_markdown
+from baselines.comparison.render import breakdowns, write_files
 from baselines.core.records import Reference
 from baselines.core.paths import results_root
 from baselines.runs.results_store import Variant, references_digest, write_run
@@ -152,7 +153,7 @@ def test_cli_compare_writes_files_and_markdown(tmp_path):
     out = tmp_path / "report"
     result = CliRunner().invoke(app, ["compare", "scalr", "--against", "tfidf", "--out", str(out), "--markdown-only"])
     assert result.exit_code == 0, result.output
-    assert "| 1 | gpt | llm | 75.0" in result.stdout
+    assert "| 1 | gpt (LLM) | 75.0" in result.stdout
     assert "`make gpt`" in result.stdout
     assert sorted(p.name for p in out.iterdir()) == ["compare_manifest.json", "scalr.csv", "scalr.md", "scalr.png"]
 

@@ -125,11 +125,22 @@ def write_run_of(task_name: str, name: str, refs: list[Reference], right: set[in
                    for k, ref in enumerate(refs) if keep is None or k in keep]
     result, samples = score_predictions(task, predictions, refs, system=name, split=task.eval_split,
                                         missing="error" if keep is None else "skip")
-    result.meta = {"method": "external" if llm else name, "command": command, "data": str(data)}
+    result.meta = {"method": "external" if llm else name, "command": command, "data": str(data),
+                   "cost": tiny_cost(llm, len(refs))}
     result.producer = "llm" if llm else "ours"
     variant = Variant(split=task.eval_split, references=references_digest(refs))
     result.variant = variant.to_dict()
     write_run(results_root() / task_name / name / variant.slug(), result.to_dict(), samples, None)
+
+
+def tiny_cost(llm: bool, items: int) -> dict:
+    """meta.cost as a run records it: measured for ours (CPU seconds of the prediction step), estimated for an LLM."""
+    if llm:
+        return {"estimate": True, "items": items, "prompt_tokens_per_item": 500.0, "output_tokens_per_item": 1.0,
+                "parameters": 70.6e9, "flops_per_item": 7.07e13, "gpu_seconds_per_1000": 566.6}
+    return {"items": items, "predict": {"wall_seconds_per_1000": 0.4, "cpu_seconds_per_1000": 0.5,
+                                        "includes_fitting": False},
+            "machine": {"cpu": "Test CPU", "cores": 2}}
 
 
 def scalr_references() -> list[Reference]:
@@ -187,16 +198,18 @@ def test_the_headline_pairs_each_llm_with_our_best_run_on_the_same_items(tiny_ru
     write_all(tiny_runs / "out", replicates=200)
     headline = (tiny_runs / "out" / "headline.md").read_text(encoding="utf-8")
     caselaw = headline.split("### caselawqa")[1].split("###")[0]
-    assert "Best of ours: **majority**, 50.0" in caselaw and "on all 24 items (4 tasks)" in caselaw
+    assert "| **majority** (ours, best) | all 24 (4 tasks) | 50.0 [" in caselaw
     row = next(line for line in caselaw.split("\n") if line.startswith("| lawma-70b "))
     # on the 18 shared items (3 tasks): the LLM 17/18 right, majority 9/18
     assert "| 18 of 24 (3 of 4 tasks) | 94.4 | 50.0 | +44.4 |" in row
-    assert "DATA/caselawqa/lawma-model-responses/lawma-70b" in row
-    assert "| lawma-70b | llm, published" not in caselaw  # its run speaks for the published figure
-    assert "GPT-4 (on the subset it answered) | llm, published | not run here" in caselaw
+    assert "- lawma-70b: `baselines score caselawqa DATA/caselawqa/lawma-model-responses/lawma-70b" in caselaw
+    assert "| lawma-70b (LLM, published)" not in caselaw  # its run speaks for the published figure
+    assert "| GPT-4 (LLM, published): on the subset it answered | not run here: " in caselaw
     scalr = headline.split("### scalr")[1].split("###")[0]
-    assert "| my-llm | llm | 30 of 30 | 50.0 | 33.3 | +16.7 |" in scalr
-    assert "| gpt-4 | llm, published | not run here: other split" in scalr
+    assert "| my-llm (LLM) | 30 of 30 | 50.0 | 33.3 | +16.7 |" in scalr
+    assert "| gpt-4 (LLM, published) | not run here: another split" in scalr
+    assert "| Llama-3.1-405B (LLM, published) | not run here: all 571 test questions | 76.3 |" in scalr
+    assert "LegalEvalHub (repository y-fn/LegalEvalHub, eval_runs/scalr/, n = 571)" in scalr
 
 
 def test_two_runs_shown_with_the_same_command_are_refused(tiny_runs):
@@ -219,3 +232,35 @@ def test_compare_all_refuses_single_task_options_and_needs_out(tmp_path):
     result = runner.invoke(app, ["compare", "--all", "--out", str(tmp_path / "r"), "--readme", str(readme)])
     assert result.exit_code == 2 and HEADLINE_START in result.output
     assert not (tmp_path / "r").exists()  # nothing written when the README cannot take the headline
+
+
+def markdown_tables(text: str) -> list[list[str]]:
+    """The header cells of every Markdown table in `text`."""
+    lines = text.split("\n")
+    return [[cell.strip() for cell in line.strip().strip("|").split(" | ")] for k, line in enumerate(lines[:-1])
+            if line.startswith("|") and re.fullmatch(r"\|(---\|)+", lines[k + 1].strip())]
+
+
+def test_no_generated_table_has_more_than_eight_columns(tiny_runs):
+    write_all(tiny_runs / "out", readme=readme_copy(tiny_runs), replicates=200)
+    pages = [*sorted((tiny_runs / "out").glob("*.md")), tiny_runs / "README.md",
+             *sorted((REPO / "docs" / "results").glob("*.md")), REPO / "README.md"]
+    for page in pages:
+        headers = markdown_tables(page.read_text(encoding="utf-8"))
+        assert headers or "No runs yet" in page.read_text(encoding="utf-8") or page.name == "index.md", page
+        wide = [header for header in headers if len(header) > 8]
+        assert not wide, f"{page}: {wide}"
+
+
+def test_every_row_shows_its_cost_and_each_page_its_cost_chart(tiny_runs):
+    write_all(tiny_runs / "out", replicates=200)
+    headline = (tiny_runs / "out" / "headline.md").read_text(encoding="utf-8")
+    caselaw = headline.split("### caselawqa")[1].split("###")[0]
+    assert "| **majority** (ours, best) | all 24 (4 tasks) |" in caselaw and "| 0.5 CPU-s |" in caselaw
+    assert "| ≈567 A100-s (est.) |" in caselaw  # the LLM's estimate, marked as one
+    assert "lawma-70b: +44.4 points against majority at about 1,133 times its seconds per 1,000 items" in caselaw
+    page = (tiny_runs / "out" / "caselawqa.md").read_text(encoding="utf-8")
+    assert "](caselawqa-test-cost.png)" in page and (tiny_runs / "out" / "caselawqa-test-cost.png").is_file()
+    assert "Reproduce:" in page and "| `baselines" not in page  # commands in a list, not in cells
+    assert "<details markdown><summary>" in page  # breakdowns fold
+

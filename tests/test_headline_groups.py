@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from baselines.comparison.headline import headline_section, per_group_section
+from baselines.comparison.headline import best_ours, headline_section, per_group_section
 from baselines.comparison.leaderboard import compare
 from baselines.core.records import Reference
 from baselines.registry import PublishedFigures, get_task
@@ -34,8 +34,13 @@ def write_runs(best: str) -> None:
 
 
 def render() -> list[str]:
-    task = get_task("caselawqa")
-    return headline_section(task, compare("caselawqa", replicates=100), None, lambda system: "cmd")
+    """The per-task section of the results page (the headline names that page)."""
+    comparison = compare("caselawqa", replicates=100)
+    return per_group_section(get_task("caselawqa"), comparison, best_ours(comparison))
+
+
+def headline() -> list[str]:
+    return headline_section(get_task("caselawqa"), compare("caselawqa", replicates=100), None, lambda system: "cmd")
 
 
 def table(lines: list[str]) -> dict[str, list[str]]:
@@ -84,9 +89,15 @@ def test_mean_row_is_the_comparisons_paired_difference_turned_round():
 
 def test_no_table_when_the_best_of_ours_is_the_plain_method():
     write_runs(best="linear")
-    lines = render()
-    assert lines[2].startswith("Best of ours: **linear**")
-    assert not any(line.startswith("Per task:") for line in lines)
+    assert render() == []
+    lines = headline()
+    assert lines[2].startswith("| system | items |") and lines[4].startswith("| **linear** (ours, best) |")
+    assert not any("results page" in line for line in lines)
+
+
+def test_the_headline_names_the_page_of_the_per_task_table():
+    write_runs(best="signals")
+    assert "Per task, signals against linear and the best LLM run: the caselawqa results page." in headline()
 
 
 def test_no_table_for_a_task_without_a_plain_method_or_its_run():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from baselines.runs import run
+from baselines.runs import predicting, run
 from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method
 from baselines.tasks.scalr.features import within_question
@@ -59,8 +59,8 @@ def test_cv_is_deterministic(monkeypatch):
     items = _items()
     task = get_task("scalr")
     overrides = {**FAST, "model": "both"}
-    first = run.cross_val_predict(task, "learned", items, 3, 7, None, overrides)
-    second = run.cross_val_predict(task, "learned", list(items), 3, 7, None, overrides)
+    first = predicting.cross_val_predict(task, "learned", items, 3, 7, None, overrides)
+    second = predicting.cross_val_predict(task, "learned", list(items), 3, 7, None, overrides)
     assert first == second
 
 

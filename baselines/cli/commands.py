@@ -144,6 +144,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   id_prefix: Optional[str] = typer.Option(None, "--id-prefix", help="Batch API files: prefix stripped from every custom_id (default: '<task>-' when every custom_id has it)."),
                   only_present: bool = OnlyPresent, download: bool = Download,
                   allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
+                  params: Optional[str] = typer.Option(None, "--params", help="The LLM's parameter count (70B, 8.03B, 110M) for its compute estimate; default: the documented table, by system name."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
@@ -159,7 +160,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
         fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
     spec = RunSpec(task=task, predictions=predictions, data_dir=data_dir, split=split, name=name, fmt=fmt,
                    missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
-                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap,
+                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
                    lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
                                     "id_prefix": id_prefix})
     with silenced(quiet):
@@ -191,7 +192,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                     quiet: bool = Quiet):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
-    from baselines.comparison import render
+    from baselines.comparison import markdown, render
 
     if readme is not None and not all_tasks:
         fail("--readme goes with --all")
@@ -214,7 +215,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                                      only=name_list(systems))
     written = render.write_files(comparison, out, scatter) if out else []
     if markdown_only:
-        typer.echo(render.to_markdown(comparison))
+        typer.echo(markdown.to_markdown(comparison))
     else:
         render.print_comparison(comparison)
     for path in written:

@@ -44,6 +44,18 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     if meta.get("fallbacks"):
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
+    cost = meta.get("cost") or {}
+    if cost.get("predict"):
+        predict = cost["predict"]
+        console.print(f"cost: predicting {cost['items']:,} items took {predict['wall_seconds']:.2f} s wall, "
+                      f"{predict['cpu_seconds']:.2f} s CPU ({predict['cpu_seconds_per_1000']:.2f} CPU-s per 1,000 "
+                      f"items{', fitting included' if predict.get('includes_fitting') else ''}); start-up "
+                      f"{cost['startup_seconds']:.1f} s, loading {cost['model_load_seconds'] + cost['data_load_seconds']:.1f}"
+                      f" s apart; CPU {cost['machine']['cpu']}")
+    elif cost.get("estimate") and cost.get("gpu_seconds_per_1000") is not None:
+        console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
+                      f" output tokens per item, {cost['parameters'] / 1e9:.3g}B parameters: about "
+                      f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
     line = overlap_line(meta.get("train_overlap") or {})
     if line:
         console.print(f"{OVERLAP_MARK + ' ' if flag else ''}train overlap: {line}")

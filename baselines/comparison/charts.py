@@ -89,3 +89,35 @@ def scatter_png(comparison: Comparison, system: System) -> bytes:
     axes.set_title(f"{comparison.task.name}: {system.name} is better on {better} of {len(groups)} {group}s{on}",
                    fontsize=10)
     return _png(figure)
+
+
+def cost_png(comparison: Comparison) -> bytes | None:
+    """The main metric of each run against its seconds per 1,000 items (log scale), the Pareto front joined; None
+    when fewer than two runs recorded a cost. Ours are measured CPU-seconds, an LLM's estimated A100-seconds."""
+    from baselines.comparison.cost import pareto_front, run_cost
+
+    runs = [(s, run_cost(s)) for s in comparison.systems]
+    runs = [(s, cost) for s, cost in runs if cost is not None and cost.seconds > 0]
+    if len(runs) < 2:
+        return None
+    points = [(cost.seconds, 100 * s.value) for s, cost in runs]
+    figure = _figure(7.5, 5.0)
+    axes = figure.add_subplot()
+    front = pareto_front(points)
+    axes.step([points[k][0] for k in front], [points[k][1] for k in front], where="post", color="grey",
+              linewidth=1, linestyle="--", label="Pareto front")
+    for k, ((system, cost), (x, y)) in enumerate(zip(runs, points)):
+        colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.producer, "tab:green")
+        axes.scatter([x], [y], color=colour, marker="s" if cost.estimate else "o", s=40,
+                     facecolors="none" if cost.estimate else colour, zorder=3)
+        axes.annotate(system.name + (" †" if system.partial else ""), (x, y), textcoords="offset points",
+                      xytext=(5, 4 if k % 2 == 0 else -10), fontsize=7)  # alternating: close points stay legible
+    axes.set_xscale("log")
+    axes.set_xlabel("seconds per 1,000 items (log): ours CPU-s measured (dots), LLMs A100-s estimated (squares)",
+                    fontsize=8)
+    axes.set_ylabel(f"{comparison.task.main_metric} (%)")
+    axes.set_title(f"{comparison.task.name} ({comparison.split}): {comparison.task.main_metric} against cost",
+                   fontsize=10)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8, loc="lower right")
+    return _png(figure)

@@ -13,7 +13,9 @@ import numpy as np
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
 from baselines.comparison.published import Published
-from baselines.comparison.render import _md_table, _pct, _pts
+from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, ratio_sentence
+from baselines.comparison.markdown import md_table
+from baselines.comparison.render import _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
 from baselines.registry import LmEvalExport, Task
@@ -29,23 +31,25 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
     if ours is None:
         train = f"`baselines train {task.name} --data-dir DATA`, then " if task.train_split else ""
         lines.append(f"No run of ours yet: {train}`baselines eval {task.name} --data-dir DATA` puts one here.")
-    else:
-        low, high = ours.figures["interval"]
-        interval = f"[{_pct(low)}, {_pct(high)}]" if low is not None else "(no interval: one resampling unit)"
-        lines.append(f"Best of ours: **{ours.name}**, {_pct(ours.value)} {interval} on all {ours.figures['n']} "
-                     f"items{_groups_of(task, ours.group)}: `{command(ours)}`")
-    rows = _run_rows(task, comparison, ours, command) + _published_rows(comparison, published)
-    main = f"{task.main_metric} %"
+    llm_rows = _run_rows(task, comparison, ours)
+    rows = ([_ours_row(task, ours)] if ours is not None else []) + llm_rows + _published_rows(comparison, published)
     if rows:
         versus = ours.name if ours is not None else "ours"
-        columns = ["system", "producer", "items", main, f"{versus} on the same items %",
-                   f"Δ vs {versus} (points)", "Δ 95% CI", "command"]
-        lines += ["", *_md_table(columns, rows)]
-    else:
-        lines += ["", "No LLM figure yet."]
-    if published is not None and any(row[1].startswith("llm, published") for row in rows):
-        lines += ["", f"Published figures: {published.source}."]
-    lines += per_group_section(task, comparison, ours)
+        columns = ["system", "items", f"{task.main_metric} %", f"{versus} on the same items %",
+                   f"Δ vs {versus} (points)", "Δ 95% CI", COST_COLUMN]
+        lines += ["" if ours is None else None, *md_table(columns, rows), "",
+                  cost_legend([*([ours] if ours else []), *_llms(comparison)], how="how: the docs' cost page")]
+        lines = [line for line in lines if line is not None]
+    if not llm_rows:
+        lines += ["", "No LLM run yet."]
+    lines += _ratios(task, comparison, ours)
+    lines += _reproduce(comparison, ours, command)
+    sources = dict.fromkeys(figure.source or published.source for figure in _shown_figures(comparison, published))
+    if sources:
+        lines += ["", f"Published figures: {'; '.join(sources)}."]
+    if _plain(task, comparison, ours) is not None:
+        lines += ["", f"Per {task.subtasks.group_name}, {ours.name} against {_plain(task, comparison, ours).name} "
+                      f"and the best LLM run: the {task.name} results page."]
     if task.capability(LmEvalExport) is not None:
         lines += ["", f"Your LLM on the same items: `baselines export lm-eval {task.name} --out "
                       f"FILES/lmeval-{task.name} --data-dir DATA`, run lm-evaluation-harness as "
@@ -56,6 +60,33 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
     return lines + [""]
 
 
+def _llms(comparison: Comparison | None) -> list[System]:
+    return [s for s in comparison.systems if s.producer == "llm"] if comparison else []
+
+
+def _ours_row(task: Task, ours: System) -> list[str]:
+    low, high = ours.figures["interval"]
+    interval = f" [{_pct(low)}, {_pct(high)}]" if low is not None else ""
+    return [f"**{ours.name}** (ours, best)", f"all {ours.figures['n']}{_groups_of(task, ours.group)}",
+            f"{_pct(ours.value)}{interval}", "–", "reference", "", cost_cell(ours)]
+
+
+def _ratios(task: Task, comparison: Comparison | None, ours: System | None) -> list[str]:
+    """One sentence per LLM run with a cost estimate: its lead and how many times our best's cost it takes."""
+    if ours is None:
+        return []
+    found = [ratio_sentence(s, ours, comparison.paired[s.name].difference) for s in _llms(comparison)
+             if s.name in comparison.paired and comparison.paired[s.name].difference is not None]
+    found = [sentence for sentence in found if sentence]
+    return ["", "Cost: " + " ".join(found)] if found else []
+
+
+def _reproduce(comparison: Comparison | None, ours: System | None, command) -> list[str]:
+    runs = ([ours] if ours is not None else []) + _llms(comparison)
+    shown = [(s.name, command(s)) for s in runs if command(s)]
+    return ["", "Reproduce:", "", *(f"- {name}: `{line}`" for name, line in shown)] if shown else []
+
+
 def best_ours(comparison: Comparison | None) -> System | None:
     """Our best run on every reference: the reference `compare` chooses by default, when it is one of ours."""
     if comparison is None:
@@ -64,38 +95,40 @@ def best_ours(comparison: Comparison | None) -> System | None:
     return None if reference.external or reference.partial or reference.overlap_note else reference
 
 
-def _run_rows(task: Task, comparison: Comparison | None, ours: System | None, command) -> list[list[str]]:
-    """One row per LLM run: its figure and ours on the items both were scored on, and the paired difference."""
-    if comparison is None:
-        return []
+def _run_rows(task: Task, comparison: Comparison | None, ours: System | None) -> list[list[str]]:
+    """One row per LLM run: its figure and ours on the items both were scored on, the paired difference, its cost."""
     rows = []
-    for system in (s for s in comparison.systems if s.producer == "llm"):
+    for system in _llms(comparison):
         paired = comparison.paired.get(system.name) if ours is not None else None
-        if paired is None:
-            rows.append([system.name, "llm", f"{system.figures['n']}{_groups_of(task, system.group)}",
-                         _pct(system.value), "–", "–", "–", f"`{command(system)}`"])
+        if paired is None or paired.difference is None:
+            rows.append([f"{system.name} (LLM)", f"{system.figures['n']}{_groups_of(task, system.group)}",
+                         _pct(system.value), "–", "–", "–", cost_cell(system)])
             continue
         shared = shared_ids(task, ours, system)
         ours_out, llm_out = outcomes_on(task, [ours, system], shared)
         low, high = paired.interval
         interval = f"[{_pts(low)}, {_pts(high)}]" if low is not None else "none (one unit)"
         items = f"{len(shared)} of {ours.figures['n']}{_shared_groups(task, ours, shared)}"
-        rows.append([system.name, "llm", items, _pct(M.point(task.main_metric, llm_out)),
+        rows.append([f"{system.name} (LLM)", items, _pct(M.point(task.main_metric, llm_out)),
                      _pct(M.point(task.main_metric, ours_out)), _pts(paired.difference), interval,
-                     f"`{command(system)}`"])
+                     cost_cell(system)])
     return rows
 
 
-def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
+def _shown_figures(comparison: Comparison | None, published: Published | None) -> list:
     """Published LLM figures of systems that have no run here."""
     if published is None:
         return []
     run = {name.lower() for s in (comparison.systems if comparison else [])
            for name in (s.name, s.path.parent.parent.name)}
-    return [[figure.system + (f" ({figure.note})" if figure.note else ""), "llm, published",
-             f"not run here: {published.items}", f"{figure.value:.1f}", "–", "–", "–",
-             f"`{figure.command}`" if figure.command else ""]
-            for figure in published.figures if figure.producer == "llm" and figure.system.lower() not in run]
+    return [figure for figure in published.figures if figure.producer == "llm" and figure.system.lower() not in run]
+
+
+def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
+    """The published figures shown, with the items they were computed on (not run here: no Δ, no cost)."""
+    return [[f"{figure.system} (LLM, published)" + (f": {figure.note}" if figure.note else ""),
+             f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–", "–"]
+            for figure in _shown_figures(comparison, published)]
 
 
 def _groups_of(task: Task, group: np.ndarray) -> str:
@@ -126,7 +159,7 @@ def per_group_section(task: Task, comparison: Comparison | None, ours: System | 
     if llm is not None:
         rows.append(_covered_row(task, comparison, ours, plain, llm, covered))
     return ["", f"Per {task.subtasks.group_name}: **{ours.name}** against **{plain.name}** (paired Δ on each "
-                f"{task.subtasks.group_name}'s items){with_llm}:", "", *_md_table(columns, rows), "",
+                f"{task.subtasks.group_name}'s items){with_llm}:", "", *md_table(columns, rows), "",
             f"Δ = {ours.name} − {plain.name} on the same items; 95% interval of a paired bootstrap over items "
             f"({comparison.replicates} replicates, within each {task.subtasks.group_name} in the means); a mean is over "
             f"{task.subtasks.group_name}s of each {task.subtasks.group_name}'s accuracy."]

@@ -43,7 +43,7 @@ class Comparison:
     def to_markdown(self) -> str:
         """The leaderboard (with the command behind each run), notes and breakdowns as Markdown: what
         `baselines compare --markdown-only` prints."""
-        from baselines.comparison.render import to_markdown  # render imports this module: imported on use
+        from baselines.comparison.markdown import to_markdown  # it imports this module: imported on use
 
         return to_markdown(self)
 

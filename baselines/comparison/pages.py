@@ -19,12 +19,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from baselines.comparison.charts import interval_png, scatter_png
-from baselines.comparison.headline import headline_section
+from baselines.comparison.charts import cost_png, interval_png, scatter_png
+from baselines.comparison.cost import ratio_sentence
+from baselines.comparison.headline import best_ours, headline_section, per_group_section
 from baselines.comparison.leaderboard import Comparison, compare
 from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used_placeholders
 from baselines.comparison.published import Published, published_figures
-from baselines.comparison.render import COMPARE_MANIFEST, PARTIAL, _md_table, recorded_command, to_markdown
+from baselines.comparison.markdown import md_table, to_markdown
+from baselines.comparison.render import COMPARE_MANIFEST, PARTIAL, recorded_command
 from baselines.comparison.systems import System
 from baselines.core import progress
 from baselines.core.errors import BaselinesError, DataError
@@ -38,6 +40,7 @@ HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->
 REGENERATE = "baselines compare --all --out docs/results --readme README.md"
 GENERATED = f"Generated from the runs by `{REGENERATE}`; do not edit by hand."
 NO_RUNS = "No runs yet:"  # the page of a task without runs says so
+WIDE = "---\nhide:\n  - toc\n---\n"  # MkDocs front matter: no table of contents beside the tables, so they get its width
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def task_page(task: Task, results_dir, replicates: int, seed: int,
     """The task's page, its charts (file name -> PNG) and the comparison of its evaluation split (None: no runs);
     `task_views`: its views (`views`)."""
     root = results_root(results_dir)
-    lines = [f"# {task.name}: results", "", f"{task.description}.", "", GENERATED + " Commands name folders by "
+    lines = [WIDE, f"# {task.name}: results", "", f"{task.description}.", "", GENERATED + " Commands name folders by "
              "[placeholders](index.md#placeholders); a method that learns is trained first, with the same "
              "`--method`, `--config`, `--set` and `--name` as the `eval` shown.", ""]
     charts, main, shown = {}, None, {}
@@ -95,19 +98,48 @@ def task_page(task: Task, results_dir, replicates: int, seed: int,
             main = comparison
         chart = f"{task.name}-{view.slug()}.png"
         charts[chart] = interval_png(comparison, PARTIAL)
-        lines += [f"## {view.title()}", "", to_markdown(comparison, shown_command), f"![{task.name}, "
+        lines += [f"## {view.title()}", "", to_markdown(comparison, shown_command, fold=True), f"![{task.name}, "
                   f"{view.title()}: each system's {task.main_metric} with its 95% interval]({chart})", ""]
-        llms = [s for s in comparison.systems if s.producer == "llm" and s is not comparison.reference]
-        if comparison is main and task.grouped and llms:
-            scatter = f"{task.name}-{view.slug()}-scatter.png"
-            charts[scatter] = scatter_png(comparison, llms[0])
-            group = task.capability(Subtasks).group_name
-            lines += [f"![{llms[0].name} against {comparison.reference.name}, per {group}]({scatter})", ""]
+        lines += _cost_chart(task, view, comparison, charts)
+        if comparison is main:
+            lines += _per_group(task, comparison, charts, view)
     if not charts:
         train = f"`baselines train {task.name} --data-dir DATA`, then " if task.train_split else ""
         lines += [f"{NO_RUNS} {train}`baselines eval {task.name} --data-dir DATA` writes one; then regenerate.", ""]
     lines += _published_section(task, published_figures(task))
     return "\n".join(lines).rstrip() + "\n", charts, main
+
+
+def _cost_chart(task: Task, view: View, comparison: Comparison, charts: dict[str, bytes]) -> list[str]:
+    """The accuracy-against-cost chart (when two runs recorded a cost) and, under it, each LLM's lead and cost ratio."""
+    picture = cost_png(comparison)
+    if picture is None:
+        return []
+    name = f"{task.name}-{view.slug()}-cost.png"
+    charts[name] = picture
+    lines = [f"![{task.name}, {view.title()}: {task.main_metric} against seconds per 1,000 items, log scale, Pareto "
+             f"front dashed]({name})", ""]
+    ours = best_ours(comparison)
+    for system in (s for s in comparison.systems if s.producer == "llm" and ours is not None):
+        paired = comparison.paired.get(system.name)
+        sentence = ratio_sentence(system, ours, paired.difference) if paired and paired.difference is not None \
+            else None
+        lines += [sentence, ""] if sentence else []
+    return lines
+
+
+def _per_group(task: Task, comparison: Comparison, charts: dict[str, bytes], view: View) -> list[str]:
+    """Our best against the plain method per group (beside the best LLM run), and the per-group scatter."""
+    lines = per_group_section(task, comparison, best_ours(comparison))
+    lines = ["", f"<details markdown><summary>Per {task.capability(Subtasks).group_name}</summary>", *lines, "",
+             "</details>", ""] if lines else []
+    llms = [s for s in comparison.systems if s.producer == "llm" and s is not comparison.reference]
+    if task.grouped and llms:
+        scatter = f"{task.name}-{view.slug()}-scatter.png"
+        charts[scatter] = scatter_png(comparison, llms[0])
+        group = task.capability(Subtasks).group_name
+        lines += [f"![{llms[0].name} against {comparison.reference.name}, per {group}]({scatter})", ""]
+    return lines
 
 
 def _check_commands(comparison: Comparison, shown: dict[str, Path]) -> None:
@@ -123,9 +155,10 @@ def _check_commands(comparison: Comparison, shown: dict[str, Path]) -> None:
 def _published_section(task: Task, published: Published | None) -> list[str]:
     if published is None:
         return []
-    rows = [[figure.system, figure.producer, f"{figure.value:.1f}", figure.note] for figure in published.figures]
-    return ["## Published elsewhere (not run here)", "", f"Source: {published.source}. Items: {published.items}.", "",
-            *_md_table(["system", "producer", f"{task.main_metric} %", "note"], rows), ""]
+    rows = [[figure.system, figure.producer, f"{figure.value:.1f}", figure.items or published.items,
+             figure.source or published.source, figure.note] for figure in published.figures]
+    return ["## Published elsewhere (not run here)", "",
+            *md_table(["system", "producer", f"{task.main_metric} %", "items", "source", "note"], rows), ""]
 
 
 def headline(comparisons: dict[str, Comparison | None]) -> str:
@@ -186,7 +219,7 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
         files[f"{task.name}.md"] = page.encode()
         files.update(charts)
     body = headline(comparisons)
-    files["headline.md"] = f"# Headline\n\n{GENERATED}\n\n{body}".encode()
+    files["headline.md"] = f"{WIDE}\n# Headline\n\n{GENERATED}\n\n{body}".encode()
     files["index.md"] = index_page().encode()
     also = {}
     if readme is not None:

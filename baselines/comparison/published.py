@@ -15,7 +15,7 @@ from baselines.core.errors import DataError
 from baselines.registry import Task
 
 PRODUCERS = ("llm", "other", "human")
-FIGURE_KEYS = {"system", "producer", "value", "note", "command"}
+FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source"}
 FILE_KEYS = {"source", "items", "figures", "headline_note"}
 
 
@@ -28,6 +28,8 @@ class Figure:
     value: float
     note: str = ""  # what qualifies the figure ("on the subset it answered")
     command: str = ""  # the command that scores this system's released outputs here, when they are available
+    items: str = ""  # the items it was computed on, when not the file's
+    source: str = ""  # who reported it, when not the file's source
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,13 @@ def parse_published(data, where: str) -> Published:
 
 def _figure(row, where: str) -> Figure:
     if not isinstance(row, dict) or set(row) - FIGURE_KEYS or not {"system", "producer", "value"} <= set(row):
-        raise DataError(f"{where}: a figure has the keys system, producer, value (note, command optional): {row!r}")
+        raise DataError(f"{where}: a figure has the keys system, producer, value (note, command, items, source "
+                        f"optional): {row!r}")
     value = row["value"]
     if not isinstance(value, Real) or isinstance(value, bool) or not 0 <= value <= 100:
         raise DataError(f"{where}: {row['system']}: value {value!r} is not a percentage")
     if row["producer"] not in PRODUCERS:
         raise DataError(f"{where}: {row['system']}: producer {row['producer']!r} is not one of {', '.join(PRODUCERS)}")
     return Figure(system=str(row["system"]), producer=row["producer"], value=float(value),
-                  note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()))
+                  note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()),
+                  items=str(row.get("items") or ""), source=str(row.get("source") or ""))

@@ -14,6 +14,7 @@ from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
+from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, training_cell
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
@@ -56,57 +57,75 @@ def leaderboard_records(comparison: Comparison, command=recorded_command) -> lis
                        "difference_high": paired.interval[1] if paired else None,
                        "p_bootstrap": paired.p_bootstrap if paired else None,
                        "p_mcnemar": paired.p_mcnemar if paired else None,
-                       "train_overlap": system.measured_overlap, "command": command(system)})
+                       "train_overlap": system.measured_overlap, **_cost_fields(system), "command": command(system)})
         records.append(record)
     return records
 
 
-def leaderboard_display(comparison: Comparison, command: bool,
-                        shown_command=recorded_command) -> tuple[list[str], list[list[str]]]:
-    """Leaderboard columns and formatted rows (percentages; differences in points)."""
+def _cost_fields(system: System) -> dict:
+    cost = run_cost(system)
+    return {"cost_seconds_per_1000": cost.seconds if cost else None, "cost_device": cost.device if cost else None,
+            "cost_estimated": cost.estimate if cost else None}
+
+
+def leaderboard_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
+    """The leaderboard's eight columns and formatted rows (percentages; differences in points): system, main
+    metric and interval, Δ to the reference and its interval, n and cost. The other figures: details_display."""
+    main = comparison.task.main_metric
+    columns = ["#", "system", f"{main} %", "95% CI", f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "n",
+               COST_COLUMN]
+    rows = []
+    for record, system in zip(leaderboard_records(comparison, lambda s: ""), comparison.systems):
+        low, high = record["ci_low"], record["ci_high"]
+        difference, interval = _difference_cells(comparison, system, record)[:2]
+        rows.append([str(record["rank"]), system_label(system),
+                     _pct(system.value) + (f" {OVERLAP_MARK}" if system.overlap_note else ""),
+                     f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
+                     difference, interval, str(record["n"]), cost_cell(system)])
+    return columns, rows
+
+
+def system_label(system: System) -> str:
+    """The system's name, its producer when not ours, and † when it was scored on the items it answered only."""
+    producer = "" if system.producer == "ours" else f" ({'LLM' if system.producer == 'llm' else system.producer})"
+    return system.name + producer + (f" {PARTIAL}" if system.partial else "")
+
+
+def details_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
+    """The figures the leaderboard leaves out, per system: the other metrics, coverage, missing references and
+    the p-values of the paired tests."""
     main = comparison.task.main_metric
     secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
     missing = any(s.figures["missing"] for s in comparison.systems)
-    columns = ["#", "system", "producer", f"{main} %", "95% CI", *(f"{m} %" for m in secondary), "coverage %", "n",
-               *(["missing"] if missing else []), f"Δ vs {comparison.reference.name} (points)", "Δ 95% CI", "p boot"]
-    columns += ["p McNemar"] if exact else []
-    columns += ["command"] if command else []
+    columns = ["system", *(f"{m} %" for m in secondary), "coverage %", *(["missing"] if missing else []), "p boot",
+               *(["p McNemar"] if exact else []), "peak memory", "training"]
     rows = []
-    for record, system in zip(leaderboard_records(comparison, shown_command), comparison.systems):
-        low, high = record["ci_low"], record["ci_high"]
-        row = [str(record["rank"]), system.name + (f" {PARTIAL}" if system.partial else ""), record["producer"],
-               _pct(system.value) + (f" {OVERLAP_MARK}" if system.overlap_note else ""),
-               f"[{_pct(low)}, {_pct(high)}]" if low is not None else "none (one unit)",
-               *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"]), str(record["n"])]
+    for record, system in zip(leaderboard_records(comparison, lambda s: ""), comparison.systems):
+        row = [system_label(system), *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"])]
         if missing:
             row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
                        else "0")
-        row += _difference_cells(comparison, system, record, exact)
-        if command:
-            row.append(f"`{record['command']}`" if record["command"] else "")
-        rows.append(row)
+        p_boot, p_exact = _difference_cells(comparison, system, record)[2:]
+        rows.append(row + [p_boot] + ([p_exact] if exact else []) + [memory_cell(system), training_cell(system)])
     return columns, rows
 
 
-def _difference_cells(comparison: Comparison, system: System, record: dict, exact: bool) -> list[str]:
+def _difference_cells(comparison: Comparison, system: System, record: dict) -> list[str]:
+    """Δ (with the shared items when not all), its interval, the bootstrap p and McNemar's p."""
     if system is comparison.reference:
-        cells = ["reference", "", ""]
-    elif record["difference"] is None:
-        cells = ["not compared (no shared ids)", "", ""]
-    else:
-        union = comparison.task.capability(ItemsFromPredictions) is not None
-        shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
-            f" on {record['shared_n']} {'in the union' if union else 'shared'}"
-        floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
-        p_value = record["p_bootstrap"]
-        p_boot = "–" if p_value is None else f"≤{floor:.3f}" if p_value <= floor + 1e-12 else _p(p_value)
-        interval = ("none (one unit)" if record["difference_low"] is None else
-                    f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]")
-        cells = [_pts(record["difference"]) + shared, interval, p_boot]
-    if exact:
-        cells.append(_p(record["p_mcnemar"]) if record["difference"] is not None else "")
-    return cells
+        return ["reference", "", "", ""]
+    if record["difference"] is None:
+        return ["not compared (no shared ids)", "", "", ""]
+    union = comparison.task.capability(ItemsFromPredictions) is not None
+    shared = "" if record["shared_n"] == record["n"] == comparison.reference.figures["n"] else \
+        f" on {record['shared_n']} {'in the union' if union else 'shared'}"
+    floor = 2 / (comparison.replicates + 1)  # the smallest bootstrap p-value B replicates can give
+    p_value = record["p_bootstrap"]
+    p_boot = "–" if p_value is None else f"≤{floor:.3f}" if p_value <= floor + 1e-12 else _p(p_value)
+    interval = ("none (one unit)" if record["difference_low"] is None else
+                f"[{_pts(record['difference_low'])}, {_pts(record['difference_high'])}]")
+    return [_pts(record["difference"]) + shared, interval, p_boot, _p(record["p_mcnemar"])]
 
 
 def breakdowns(comparison: Comparison) -> list[Table]:
@@ -157,27 +176,6 @@ def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
     return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
 
 
-def to_markdown(comparison: Comparison, command=recorded_command) -> str:
-    """The leaderboard (with the command behind each row, as `command` shows it), the method, notes and
-    breakdowns."""
-    task = comparison.task
-    columns, rows = leaderboard_display(comparison, command=True, shown_command=command)
-    lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *_md_table(columns, rows), ""]
-    unit = task.bootstrap_unit
-    items = task.capability(ItemsFromPredictions)
-    on = f"on the union of both systems' {items.name}" if items else "on the ids both were scored on"
-    lines.append(f"Reference: **{comparison.reference.name}**. Δ = system − reference {on}; "
-                 f"paired bootstrap over {unit} ({comparison.replicates} replicates): 95% percentile interval and "
-                 "two-sided p" + ("; McNemar: exact test on item correctness." if task.main_metric in
-                                  ("accuracy", "mean_task_accuracy") else "."))
-    notes = footer(comparison) + comparison.notes
-    lines += [""] + [f"- {note}" for note in notes] + ([""] if notes else [])
-    for table in breakdowns(comparison):
-        cells = [[_cell(value, column) for value, column in zip(row, table.columns)] for row in table.rows]
-        lines += [f"#### {table.title} (%)", "", *_md_table(table.columns, cells), ""]
-    return "\n".join(lines)
-
-
 def footer(comparison: Comparison) -> list[str]:
     """What the leaderboard's marks and columns mean, when a run needs it."""
     lines = []
@@ -195,12 +193,6 @@ def footer(comparison: Comparison) -> list[str]:
     return lines
 
 
-def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
-    escape = lambda text: str(text).replace("|", "\\|")  # noqa: E731
-    lines = ["| " + " | ".join(map(escape, columns)) + " |", "|" + "|".join("---" for _ in columns) + "|"]
-    return lines + ["| " + " | ".join(map(escape, row)) + " |" for row in rows]
-
-
 def print_comparison(comparison: Comparison) -> None:
     """Leaderboard, notes and breakdowns as rich tables on the terminal."""
     from rich.console import Console
@@ -209,13 +201,15 @@ def print_comparison(comparison: Comparison) -> None:
     console = Console()
     if not console.is_terminal:
         console = Console(width=200)  # piped or captured: do not squeeze the table into 80 columns
-    columns, rows = leaderboard_display(comparison, command=False)
-    table = RichTable(title=f"{comparison.task.name} / {comparison.split}: {comparison.task.main_metric}", title_justify="left")
-    for k, column in enumerate(columns):
-        table.add_column(column, justify="left" if k in (1, 2) else "right")
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
+    for title, (columns, rows) in ((f"{comparison.task.name} / {comparison.split}: {comparison.task.main_metric}",
+                                    leaderboard_display(comparison)),
+                                   ("more figures per run", details_display(comparison))):
+        table = RichTable(title=title, title_justify="left")
+        for k, column in enumerate(columns):
+            table.add_column(column, justify="left" if columns[k] == "system" else "right")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
     for note in footer(comparison) + comparison.notes:
         console.print(f"note: {note}")
     for breakdown in breakdowns(comparison):
@@ -234,6 +228,8 @@ def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -
         raise BaselinesError(f"--out {out} exists and is not a folder")
     stem = comparison.task.name if comparison.split == comparison.task.eval_split else f"{comparison.task.name}_{comparison.split}"
     records = leaderboard_records(comparison)
+    from baselines.comparison.markdown import to_markdown
+
     files = {f"{stem}.md": to_markdown(comparison).encode(),
              f"{stem}.csv": _csv(list(records[0]), [list(r.values()) for r in records])}
     for table in breakdowns(comparison):

@@ -18,6 +18,12 @@ class ContinuationOpeners(Protocol):
     def __call__(self) -> Sequence[str]: ...
 
 
+class PromptTexts(Protocol):
+    """The prompt the default export writes for each item of these records, by item id (one LLM call each)."""
+
+    def __call__(self, records: list) -> dict[str, str]: ...
+
+
 class SupergroupOf(Protocol):
     """The wider group a group belongs to (CaselawQA task -> court)."""
 
@@ -123,9 +129,12 @@ class RawText:
 
 @dataclass(frozen=True)
 class LmEvalExport:
-    """lm-evaluation-harness tasks written from the benchmark (`baselines export lm-eval`)."""
+    """lm-evaluation-harness tasks written from the benchmark (`baselines export lm-eval`); `prompts`, the
+    prompt texts its default export writes for some records (one per LLM call), from which an LLM run's cost is
+    estimated (baselines.runs.llm_cost)."""
 
     writer: ExportWriterFactory
+    prompts: PromptTexts | None = None
 
 
 @dataclass(frozen=True)

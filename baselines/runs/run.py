@@ -9,16 +9,18 @@ from pathlib import Path
 
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
-from baselines.core.folds import fold_assignment
 from baselines.core.paths import data_root, models_root
-from baselines.core.provenance import peak_memory_mib, run_meta
+from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests
 from baselines.evaluation.predictions import load_predictions
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
 from baselines.methods.base import Method
 from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
+from baselines.runs.cost import RunClock, Stopwatch, training_record
+from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
+from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
 from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_replace, check_system_name,
                                           check_writable, references_digest, run_folder, write_run)
@@ -55,12 +57,11 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     trained_on = {"split": split, "file": str(train_file) if train_file else None, "n": len(records),
                   "val_n": len(val or [])}
     fit_items = item_digests([*records, *(val or [])])
-    started = time.time()
-    with progress.stage(f"fitting {method_name} on {len(records):,} items"):
+    with Stopwatch() as fitting, progress.stage(f"fitting {method_name} on {len(records):,} items"):
         method.fit(records, val)
     with progress.stage(f"saving the model into {folder}"):
-        method.save(folder, extra={"trained_on": trained_on, "train_seconds": round(time.time() - started, 2),
-                                   "peak_memory_mib": peak_memory_mib()}, records={FIT_ITEMS_FILE: fit_items})
+        method.save(folder, extra={"trained_on": trained_on, **training_record(fitting)},
+                    records={FIT_ITEMS_FILE: fit_items})
     return folder
 
 
@@ -97,19 +98,21 @@ def run_evaluation(spec: RunSpec) -> tuple[Result, Path]:
 
     With `spec.segmenter`, the method labels the raw text cut by that segmenter (end to end), and is scored
     on the gold sentences; a gold sentence that no predicted sentence overlaps counts as wrong."""
-    started = time.time()
+    clock = RunClock()
     task = get_task(spec.task)
     method_name = spec.method or task.default_method
     split = spec.split or task.eval_split
     check_combination(task, model=spec.model, cv=spec.cv, segmenter=spec.segmenter, missing=spec.missing)
-    choice, method = evaluated_method(task, method_name, spec)
-    with progress.stage(f"loading data ({task.name}, {spec.test_file or f'{split} split'})") as step:
+    with clock.model:
+        choice, method = evaluated_method(task, method_name, spec)
+    with clock.data, progress.stage(f"loading data ({task.name}, {spec.test_file or f'{split} split'})") as step:
         records = load_split(task, spec.data_dir, split, spec.test_file,
                              **model_label_set(task, method, spec.load_options))
         step.note = f"{len(records):,} items"
-    overlap = dict(OUT_OF_FOLD) if choice is None else train_overlap(
-        choice.folder, records, split=None if spec.test_file else split,
-        allow_overlap=spec.allow_overlap)  # refused before any work when in-sample
+    with clock.checks:
+        overlap = dict(OUT_OF_FOLD) if choice is None else train_overlap(
+            choice.folder, records, split=None if spec.test_file else split,
+            allow_overlap=spec.allow_overlap)  # refused before any work when in-sample
     references = task.references(records)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references), cv=spec.cv,
                       seed=spec.seed if spec.cv is not None else None,
@@ -118,19 +121,23 @@ def run_evaluation(spec: RunSpec) -> tuple[Result, Path]:
     system = spec.name or canonical_name(task.name, method_name)
     folder, recheck = prepare_run(task.name, system, variant, spec.results_dir, scored=False, force=spec.force,
                                   config=method.get_params())
-    predictions = predicted(task, method, method_name, records, cv=spec.cv, seed=spec.seed, config=spec.config,
-                            overrides=spec.overrides, segmenter=spec.segmenter, models_dir=spec.models_dir)
-    with progress.stage(f"scoring {len(predictions):,} predictions"):
+    with clock.predict:
+        predictions = predicted(task, method, method_name, records, cv=spec.cv, seed=spec.seed, config=spec.config,
+                                overrides=spec.overrides, segmenter=spec.segmenter, models_dir=spec.models_dir)
+    with clock.score, progress.stage(f"scoring {len(predictions):,} predictions"):
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
                                             missing="wrong" if spec.segmenter else spec.missing)
     result.variant = variant.to_dict()
-    result.meta = run_meta(started, config=method.get_params(), method=method_name,
+    result.meta = run_meta(clock.started, config=method.get_params(), method=method_name,
                            data=str(spec.test_file) if spec.test_file else str(data_root(spec.data_dir)), cv=spec.cv,
                            seed=spec.seed, segmenter=spec.segmenter, train_overlap=overlap,
                            fallbacks=fallback_counts(predictions, references))
     diagnostics = task.capability(Diagnostics)
     if diagnostics is not None:
-        result.meta["diagnostics"] = diagnostics.describe(records)
+        with clock.checks:
+            result.meta["diagnostics"] = diagnostics.describe(records)
+    result.meta["cost"] = clock.record(len(references), includes_fitting=spec.cv is not None,
+                                       model_folder=choice.folder if choice else None)
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions, check=recheck)
@@ -147,17 +154,6 @@ def evaluated_method(task: Task, method_name: str, spec: RunSpec) -> tuple[Model
         return choice, load_method(task, choice, name=spec.name, config=spec.config, overrides=spec.overrides)
 
 
-def predicted(task: Task, method: Method, method_name: str, records: list, *, cv: int | None, seed: int,
-              config: Path | None, overrides: dict | None, segmenter: str | None, models_dir) -> list[dict]:
-    """The predictions an evaluation scores: out of fold with `cv` (a bar over the folds), end to end from raw
-    text cut by `segmenter`, else the method's own."""
-    if cv is not None:
-        return cross_val_predict(task, method_name, records, cv, seed, config, overrides)
-    how = f" end to end ({Path(segmenter).name} segmenter)" if segmenter else ""
-    with progress.stage(f"predicting {len(records):,} items with {method_name}{how}"):
-        if segmenter:
-            return task.capability(RawText).end_to_end(records, method, segmenter, models_dir)
-        return method.predict(records)
 
 
 def model_label_set(task: Task, method: Method, load_options: dict | None) -> dict:
@@ -212,31 +208,19 @@ def fallback_counts(predictions: list[dict], references) -> dict[str, int]:
     return counts
 
 
-def cross_val_predict(task: Task, method_name: str, records: list, folds: int, seed: int,
-                      config: Path | None, overrides: dict | None) -> list[dict]:
-    """Out-of-fold predictions: items split into `folds` seeded folds, each predicted by a model fit on the rest."""
-    if folds < 2 or folds > len(records):
-        raise BaselinesError(f"--cv needs between 2 and {len(records)} folds, got {folds}")
-    assignment = fold_assignment(len(records), folds, seed)
-    predictions: list[dict] = []
-    for fold in progress.bar(range(folds), desc=f"cross-validating {method_name}", unit="fold"):
-        train = [r for r, f in zip(records, assignment) if f != fold]
-        test = [r for r, f in zip(records, assignment) if f == fold]
-        method = build_method(task.name, method_name, config, overrides)
-        predictions.extend(method.fit(train).predict(test))
-    return predictions
 
 
 def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
           name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
           test_file: Path | None = None, load_options: dict | None = None,
           lm_eval_options: dict | None = None, producer: str | None = None,
-          force: bool = False, allow_overlap: bool = False) -> tuple[Result, Path]:
+          force: bool = False, allow_overlap: bool = False, params: str | None = None) -> tuple[Result, Path]:
     """`run_scoring` of the RunSpec these keywords describe."""
     return run_scoring(RunSpec(
         task=task_name, predictions=predictions_path, data_dir=data_dir, split=split, name=name, fmt=fmt,
         missing=missing, results_dir=results_dir, test_file=test_file, load_options=load_options,
-        lm_eval_options=lm_eval_options, producer=producer, force=force, allow_overlap=allow_overlap))
+        lm_eval_options=lm_eval_options, producer=producer, force=force, allow_overlap=allow_overlap,
+        params=params))
 
 
 def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
@@ -250,6 +234,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     task = get_task(spec.task)
     split = spec.split or task.eval_split
     check_producer(spec.producer)
+    parameters = parse_parameters(spec.params) if spec.params is not None else None
     external = task_format(task, spec.fmt)
     predictions, records, join_report, default_name = read_scored(
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
@@ -275,6 +260,8 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         result.meta["batch"] = predictions.report
     if overlap is not None:
         result.meta["train_overlap"] = overlap
+    if result.producer != "ours":
+        result.meta["cost"] = estimate_llm_cost(task, records, predictions, system, parameters)
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)

@@ -38,6 +38,7 @@ class RunSpec:
     fmt: str = "auto"  # score: the predictions format
     lm_eval_options: dict | None = None  # score: id field, filter, task name and id prefix of harness/batch files
     producer: str | None = None  # score: ours | llm | other (None: inferred)
+    params: str | None = None  # score: the LLM's parameter count ("70B"; None: from the table of llm_cost)
 
     @property
     def scores_file(self) -> bool:

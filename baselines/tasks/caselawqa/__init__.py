@@ -27,7 +27,8 @@ BENCHMARK = Benchmark(
                      bootstrap_unit="items within each CaselawQA task"),
             PublishedFigures(source="baselines.tasks.caselawqa:published.yaml", headline_versus="linear"),
             Download(lazy_function("baselines.tasks.caselawqa.download:download_caselawqa")),
-            LmEvalExport(lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer")),
+            LmEvalExport(lazy_function("baselines.tasks.caselawqa.export:lm_eval_writer"),
+                         prompts=lazy_function("baselines.tasks.caselawqa.export:prompt_texts")),
             RawText(predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller")),
             Formats({"lawma": ExternalFormat(
                 read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),

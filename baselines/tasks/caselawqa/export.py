@@ -53,3 +53,9 @@ def write_caselawqa(records, tmp: Path, final: Path, max_chars: int) -> Export:
     export.notes.append(f"opinions keep their first {max_chars} characters ({cut} of {len(records)} documents cut; "
                         "fields opinion_chars, truncated_chars)" if max_chars else "opinions are whole")
     return export
+
+
+def prompt_texts(records) -> dict[str, str]:
+    """Lawma's prompt as the default export writes it (opinion cut at DEFAULT_MAX_CHARS), by example id: what an
+    LLM run's cost is estimated on."""
+    return {item.id: caselawqa_document(item, DEFAULT_MAX_CHARS)["prompt"] for item in records}

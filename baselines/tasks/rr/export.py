@@ -21,3 +21,9 @@ def write_rr(records, tmp: Path, final: Path, window: int) -> Export:
     write_yaml(tmp, "rr_generate.yaml", task_config("rr_generate", final / file, "prompt", False))
     return Export("rr", "", final, ["rr_generate"], documents={file: len(documents)},
                   notes=[f"{window} context sentences on each side of the marked sentence, within its judgment"])
+
+
+def prompt_texts(records) -> dict[str, str]:
+    """The default export's prompt of each sentence (with its context window), by sentence id: what an LLM run's
+    cost is estimated on."""
+    return {document["id"]: document["prompt"] for doc in records for document in rr_documents(doc, DEFAULT_WINDOW)}

@@ -23,7 +23,8 @@ BENCHMARK = Benchmark(
                               "and A are choice_0)",
                     continuation=lazy_function("baselines.tasks.scalr.prompts:continuation_openers")),
             Download(lazy_function("baselines.tasks.scalr.download:download_scalr")),
-            LmEvalExport(lazy_function("baselines.tasks.scalr.export:lm_eval_writer")),
+            LmEvalExport(lazy_function("baselines.tasks.scalr.export:lm_eval_writer"),
+                         prompts=lazy_function("baselines.tasks.scalr.export:prompt_texts")),
             Options({"--prompt": "ours (default: holdings lettered A-E) | legalbench (LegalBench's base prompt: "
                                  "holdings numbered 0-4 after one worked example)"}),
             PublishedFigures(source="baselines.tasks.scalr:published.yaml"),

@@ -37,3 +37,8 @@ def write_legalbench(records, tmp: Path, final: Path) -> Export:
     return Export("scalr", "", final, ["scalr_legalbench_mc", "scalr_legalbench"], documents={file: len(records)},
                   notes=["prompt: LegalBench's base prompt (one worked example); choices numbered 0-4 as in the "
                          "data (numbering: legalbench)"])
+
+
+def prompt_texts(records) -> dict[str, str]:
+    """The generation prompt of our default export, by question id: what an LLM run's cost is estimated on."""
+    return {item.id: scalr_document(item)["prompt_generate"] for item in records}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer  # here, not in predict: importing it is loading
 
 from baselines.core.errors import BaselinesError
 from baselines.core.params import OneOf
@@ -36,8 +37,6 @@ class TfidfChooser(Method):
     pick: str = "most"  # "most" similar choice, or "least" (probes how SCALR's distractors were chosen)
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
         if self.pick not in ("most", "least"):
             raise BaselinesError(f"tfidf: pick must be 'most' or 'least', got {self.pick!r}")
 

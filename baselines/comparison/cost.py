@@ -1,0 +1,105 @@
+"""A run's cost as the tables and charts show it: seconds per 1,000 items, ours measured in the run (CPU seconds
+of the prediction step, meta.cost.predict), an LLM's estimated from its tokens and parameters (A100-seconds,
+meta.cost.gpu_seconds_per_1000; baselines.runs.llm_cost), and the accuracy-against-cost chart with its Pareto
+front. The two are seconds of different devices, and every place that shows them says which."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baselines.comparison.systems import System
+
+COST_COLUMN = "cost / 1k items"
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Seconds per 1,000 items on `device`: measured (ours) or estimated (an LLM)."""
+
+    seconds: float
+    device: str  # "CPU" (ours: CPU seconds, every core added) | "A100" (an LLM: estimated)
+    estimate: bool
+    includes_fitting: bool = False  # a --cv run: each fold's fitting is inside its prediction step
+
+    def cell(self) -> str:
+        if self.estimate:
+            return f"≈{_seconds(self.seconds)} {self.device}-s (est.)"
+        return f"{_seconds(self.seconds)} {self.device}-s" + (" (with fitting)" if self.includes_fitting else "")
+
+
+def _seconds(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}" if value >= 1 else f"{value:.2g}"
+
+
+def run_cost(system: System) -> Cost | None:
+    """The cost its run recorded, or None (a run of an earlier release, an LLM without a parameter count)."""
+    cost = system.result.get("meta", {}).get("cost")
+    if not isinstance(cost, dict):
+        return None
+    if cost.get("estimate"):
+        seconds = cost.get("gpu_seconds_per_1000")
+        return None if seconds is None else Cost(float(seconds), "A100", True)
+    predict = cost.get("predict") or {}
+    seconds = predict.get("cpu_seconds_per_1000")
+    return None if seconds is None else Cost(float(seconds), "CPU", False, bool(predict.get("includes_fitting")))
+
+
+def cost_cell(system: System) -> str:
+    cost = run_cost(system)
+    return "–" if cost is None else cost.cell()
+
+
+def memory_cell(system: System) -> str:
+    """Peak memory of the run's process, as it recorded it (ours)."""
+    cost = system.result.get("meta", {}).get("cost") or {}
+    memory = cost.get("peak_memory_mib") if not cost.get("estimate") else None
+    return "–" if memory is None else f"{memory / 1024:.1f} GiB"
+
+
+def training_cell(system: System) -> str:
+    """Training wall time, CPU time and peak memory, as the model folder recorded them."""
+    train = (system.result.get("meta", {}).get("cost") or {}).get("train")
+    if not isinstance(train, dict) or train.get("wall_seconds") is None:
+        return "–"
+    cpu = f", {_duration(train['cpu_seconds'])} CPU" if train.get("cpu_seconds") is not None else ""
+    memory = f", {train['peak_memory_mib'] / 1024:.1f} GiB" if train.get("peak_memory_mib") is not None else ""
+    return f"{_duration(train['wall_seconds'])}{cpu}{memory}"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def measured_on(systems: list[System]) -> str:
+    """The CPUs our runs' costs were measured on, as they recorded them."""
+    cpus = sorted({(s.result["meta"]["cost"].get("machine") or {}).get("cpu", "?") for s in systems
+                   if run_cost(s) is not None and not run_cost(s).estimate})
+    return ", ".join(cpus) or "–"
+
+
+def cost_legend(systems: list[System], how: str = "[how](../cost.md)") -> str:
+    """The sentence under a table with a cost column (`how`: where the method is described)."""
+    return (f"{COST_COLUMN}: ours, CPU seconds (all cores added) of the prediction step per 1,000 items, measured "
+            f"in the run, start-up and loading apart (CPU: {measured_on(systems)}); an LLM's, A100-seconds "
+            f"estimated from its tokens and parameters, marked est. ({how}); – not recorded.")
+
+
+def ratio_sentence(llm: System, ours: System, difference: float) -> str | None:
+    """'lawma-70b: +6.9 points over signals at about N times its seconds per 1,000 items ...', or None."""
+    theirs, mine = run_cost(llm), run_cost(ours)
+    if theirs is None or mine is None or not theirs.estimate or mine.estimate or mine.seconds <= 0:
+        return None
+    times = theirs.seconds / mine.seconds
+    shown = f"{times:,.0f}" if times >= 10 else f"{times:.1f}"
+    return (f"{llm.name}: {100 * difference:+.1f} points against {ours.name} at about {shown} times its seconds "
+            f"per 1,000 items (estimated A100-seconds against measured CPU-seconds).")
+
+
+def pareto_front(points: list[tuple[float, float]]) -> list[int]:
+    """Indexes of the points no other point beats on both (lower cost, higher value), by cost."""
+    order = sorted(range(len(points)), key=lambda k: (points[k][0], -points[k][1]))
+    front, best = [], float("-inf")
+    for k in order:
+        if points[k][1] > best:
+            front.append(k)
+            best = points[k][1]
+    return front

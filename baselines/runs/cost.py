@@ -1,0 +1,118 @@
+"""What a run of ours costs, measured in the run itself: each step's wall and CPU seconds (start-up, model loading,
+data loading and prediction apart), the prediction's seconds per 1,000 items, peak memory, the training cost the
+model folder recorded, and the machine (CPU model as `lscpu` names it, cores, load average).
+
+CPU seconds are user + system time of this process (every thread) and of its child processes (training and
+prediction workers, whether they finished during the step or are still running), so a step spread over two cores shows about twice its wall time.
+`--cv` runs fit a model in every fold inside the prediction step: their prediction cost includes that fitting, and
+says so (`includes_fitting`)."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from baselines.core.machine import cpu_model, load_1min, machine_record
+from baselines.core.provenance import PROCESS_START, peak_memory_mib
+
+
+def cpu_seconds() -> float:
+    """User + system seconds of this process (all threads), of its finished children and of the child processes
+    still running (worker pools that outlive a step: their time so far, read from /proc where there is one)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + running_children_seconds()
+
+
+def running_children_seconds(pid: int | None = None) -> float:
+    """CPU seconds of the live descendants of `pid` (default: this process), with their own finished children; 0
+    where /proc lists no children (not Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total, stack = 0.0, [os.getpid() if pid is None else pid]
+    while stack:
+        for child in _children(stack.pop()):
+            try:
+                fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # it ended meanwhile: its parent's rusage holds it once waited for
+            total += sum(int(value) for value in fields[11:15]) / ticks  # utime, stime, cutime, cstime
+            stack.append(child)
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*") if Path(f"/proc/{pid}/task").is_dir() else []:
+        with contextlib.suppress(OSError, ValueError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+@dataclass
+class Stopwatch:
+    """Wall and CPU seconds of the `with` blocks it times, added up."""
+    wall: float = 0.0
+    cpu: float = 0.0
+    _started: tuple[float, float] = field(default=(0.0, 0.0), repr=False)
+
+    def __enter__(self) -> "Stopwatch":
+        self._started = (time.perf_counter(), cpu_seconds())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.wall += time.perf_counter() - self._started[0]
+        self.cpu += cpu_seconds() - self._started[1]
+
+
+@dataclass
+class RunClock:
+    """The steps of one run, timed apart: loading the model, loading the data, the checks of the data (overlap with
+    the training items, diagnostics), predicting, scoring."""
+    started: float = field(default_factory=time.time)
+    load_before: float | None = field(default_factory=load_1min)
+    model: Stopwatch = field(default_factory=Stopwatch)
+    data: Stopwatch = field(default_factory=Stopwatch)
+    predict: Stopwatch = field(default_factory=Stopwatch)
+    score: Stopwatch = field(default_factory=Stopwatch)
+    checks: Stopwatch = field(default_factory=Stopwatch)  # the overlap with the training items, diagnostics
+
+    def record(self, items: int, *, includes_fitting: bool = False, model_folder: Path | None = None) -> dict:
+        """The run's `meta.cost`: prediction per 1,000 items (wall and CPU), the other steps apart, peak memory,
+        the machine, and the model's training cost when it recorded one."""
+        per_1000 = 1000 / items if items else 0.0
+        return {
+            "items": items,
+            "predict": {"wall_seconds": round(self.predict.wall, 3), "cpu_seconds": round(self.predict.cpu, 3),
+                        "wall_seconds_per_1000": round(self.predict.wall * per_1000, 3),
+                        "cpu_seconds_per_1000": round(self.predict.cpu * per_1000, 3),
+                        "includes_fitting": includes_fitting},
+            "startup_seconds": round(max(self.started - PROCESS_START, 0.0), 3),
+            "model_load_seconds": round(self.model.wall, 3),
+            "data_load_seconds": round(self.data.wall, 3),
+            "score_seconds": round(self.score.wall, 3),
+            "checks_seconds": round(self.checks.wall, 3),
+            "peak_memory_mib": peak_memory_mib(),
+            "machine": machine_record(self.load_before, load_1min()),
+            "train": training_cost(model_folder),
+        }
+
+
+def training_record(stopwatch: Stopwatch) -> dict:
+    """What a model folder keeps of its training: wall and CPU seconds, peak memory, the CPU it ran on."""
+    return {"train_seconds": round(stopwatch.wall, 2), "train_cpu_seconds": round(stopwatch.cpu, 2),
+            "peak_memory_mib": peak_memory_mib(), "cpu": cpu_model()}
+
+
+def training_cost(model_folder: Path | None) -> dict | None:
+    """The training cost a saved model recorded in its config.json (None for a stateless method or a model saved
+    before it was recorded)."""
+    if model_folder is None or not (model_folder / "config.json").is_file():
+        return None
+    saved = json.loads((model_folder / "config.json").read_text(encoding="utf-8"))
+    if "train_seconds" not in saved:
+        return None
+    return {"wall_seconds": saved["train_seconds"], "cpu_seconds": saved.get("train_cpu_seconds"),
+            "peak_memory_mib": saved.get("peak_memory_mib"), "cpu": saved.get("cpu")}

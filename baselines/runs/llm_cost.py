@@ -1,0 +1,92 @@
+"""An LLM run's cost, estimated openly (nothing here is measured): the tokens it reads and writes per item, the
+forward compute that takes, 2 x parameters x tokens, and the accelerator time that compute needs at a stated
+peak and utilisation. docs/cost.md gives the method and its limits.
+
+- Prompt tokens: the prompt our default export writes for each item the run answered (the task's
+  `LmEvalExport.prompts`), so a run made with another prompt is estimated on ours.
+- Output tokens: the run's own generation of each item (`raw`); a run without text (log-likelihoods, labels)
+  counts one token per item.
+- Tokens are counted with the cl100k_base BPE (`bpe-openai`, installed with the `llm` and `dev` extras; GPT-4's
+  tokenizer, and close to Llama 3's), else estimated as characters / 4, and the record says which.
+- Parameters: `--params`, else the table in llm_params.yaml (with its sources), matched on the system name."""
+from __future__ import annotations
+
+import functools
+import math
+import re
+import warnings
+from importlib import resources
+
+import yaml
+
+from baselines.core.errors import BaselinesError
+from baselines.registry import LmEvalExport, Task
+
+ACCELERATOR = {"name": "NVIDIA A100 SXM 80 GB", "peak_flops_per_second": 312e12, "precision": "dense BF16",
+               "utilisation": 0.4}
+CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with a BPE of about 100k tokens
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kmbt]?)\s*$", re.IGNORECASE)
+_SCALE = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+
+
+def parse_parameters(text: str) -> float:
+    """'70B', '8.03b', '110M', '7e9' -> a parameter count; anything else is refused."""
+    match = _SIZE.match(str(text))
+    if not match or float(match.group(1)) * _SCALE[match.group(2).lower()] < 1:
+        raise BaselinesError(f"--params {text!r} is not a parameter count: write it as 70B, 8.03B, 110M or 7e9")
+    return float(round(float(match.group(1)) * _SCALE[match.group(2).lower()]))  # a count: 8.03B is 8030000000
+
+
+@functools.cache
+def _table() -> list[dict]:
+    return yaml.safe_load(resources.files(__package__).joinpath("llm_params.yaml").read_text("utf-8"))["models"]
+
+
+def model_parameters(system: str) -> tuple[float | None, str]:
+    """(parameter count or None, its source) of the longest table key in the system's name."""
+    name = system.lower()
+    found = [row for row in _table() if row["match"] in name]
+    if not found:
+        return None, "not in the table of parameter counts: give --params"
+    row = max(found, key=lambda r: len(r["match"]))
+    return (None if row["parameters"] is None else float(row["parameters"])), row["source"]  # YAML reads 8.03e9 as text
+
+
+def token_counter():
+    """(count(text) -> tokens, what counted them): the cl100k_base BPE when installed, else characters / 4."""
+    try:
+        import bpe_openai
+    except ImportError:
+        return (lambda text: math.ceil(len(text) / CHARS_PER_TOKEN)), "estimate: characters / 4"
+    encoding = bpe_openai.get_encoding("cl100k_base")
+    return (lambda text: len(encoding.encode(text))), "cl100k_base BPE (bpe-openai)"
+
+
+def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
+                      parameters: float | None = None) -> dict | None:
+    """The run's `meta.cost` estimate, or None when the task writes no prompts."""
+    export = task.capability(LmEvalExport)
+    if export is None or export.prompts is None:
+        return None
+    prompts = export.prompts(records)
+    answered = {str(row["id"]): row for row in predictions if str(row["id"]) in prompts}
+    if not answered:
+        return None
+    with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        count, counted_by = token_counter()
+        prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
+        output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
+                            for row in answered.values()) / len(answered)
+    source = "--params"
+    if parameters is None:
+        parameters, source = model_parameters(system)
+    record = {"estimate": True, "items": len(answered), "prompt_tokens_per_item": round(prompt_tokens, 1),
+              "output_tokens_per_item": round(output_tokens, 1), "tokens_counted_by": counted_by,
+              "prompt": "the default export's prompt of each answered item", "parameters": parameters,
+              "parameters_source": source, "accelerator": dict(ACCELERATOR)}
+    if parameters is not None:
+        flops = 2 * parameters * (prompt_tokens + output_tokens)
+        rate = ACCELERATOR["peak_flops_per_second"] * ACCELERATOR["utilisation"]
+        record.update(flops_per_item=float(f"{flops:.4g}"), gpu_seconds_per_1000=round(1000 * flops / rate, 2))
+    return record
