@@ -94,3 +94,12 @@ def test_a_stopwatch_adds_up_its_blocks():
         with watch:
             sum(range(200_000))
     assert watch.wall > 0 and watch.cpu > 0
+
+
+def test_a_published_figure_with_tokens_gets_an_estimate_when_its_parameter_count_is_known():
+    from baselines.comparison.cost import published_cost_cell
+
+    rate = ACCELERATOR["peak_flops_per_second"] * ACCELERATOR["utilisation"]
+    assert published_cost_cell("Gemma-2-27B", 569) == f"≈{1000 * 2 * 27.2e9 * 569 / rate:,.0f} A100-s (est.)"
+    assert published_cost_cell("gpt-4o-mini", 569) == "–"  # no published parameter count
+    assert published_cost_cell("Gemma-2-27B", None) == "–"  # no tokens stated

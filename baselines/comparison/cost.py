@@ -43,6 +43,17 @@ def run_cost(system: System) -> Cost | None:
     return None if seconds is None else Cost(float(seconds), "CPU", False, bool(predict.get("includes_fitting")))
 
 
+def published_cost_cell(system: str, tokens_per_item: float | None) -> str:
+    """The estimate of a published figure's cost, from the tokens its file states and the system's parameter count
+    in the documented table; – when either is unknown."""
+    from baselines.runs.llm_cost import gpu_seconds_per_1000, model_parameters
+
+    parameters = model_parameters(system)[0]
+    if tokens_per_item is None or parameters is None:
+        return "–"
+    return Cost(gpu_seconds_per_1000(parameters, tokens_per_item), "A100", True).cell()
+
+
 def cost_cell(system: System) -> str:
     cost = run_cost(system)
     return "–" if cost is None else cost.cell()

@@ -13,7 +13,7 @@ import numpy as np
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
 from baselines.comparison.published import Published
-from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, ratio_sentence
+from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentence
 from baselines.comparison.markdown import md_table
 from baselines.comparison.render import _pct, _pts
 from baselines.comparison.systems import System
@@ -47,6 +47,9 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
     sources = dict.fromkeys(figure.source or published.source for figure in _shown_figures(comparison, published))
     if sources:
         lines += ["", f"Published figures: {'; '.join(sources)}."]
+    if any(figure.tokens_per_item for figure in _shown_figures(comparison, published)):
+        lines += ["", "A published figure's cost is estimated like a run's, from the tokens per item its figures file "
+                      "states and the documented parameter count; – where the maker publishes no count."]
     if _plain(task, comparison, ours) is not None:
         lines += ["", f"Per {task.subtasks.group_name}, {ours.name} against {_plain(task, comparison, ours).name} "
                       f"and the best LLM run: the {task.name} results page."]
@@ -127,7 +130,8 @@ def _shown_figures(comparison: Comparison | None, published: Published | None) -
 def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
     """The published figures shown, with the items they were computed on (not run here: no Δ, no cost)."""
     return [[f"{figure.system} (LLM, published)" + (f": {figure.note}" if figure.note else ""),
-             f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–", "–"]
+             f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–",
+             published_cost_cell(figure.system, figure.tokens_per_item)]
             for figure in _shown_figures(comparison, published)]
 
 

@@ -15,7 +15,7 @@ from baselines.core.errors import DataError
 from baselines.registry import Task
 
 PRODUCERS = ("llm", "other", "human")
-FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source"}
+FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item"}
 FILE_KEYS = {"source", "items", "figures", "headline_note"}
 
 
@@ -30,6 +30,7 @@ class Figure:
     command: str = ""  # the command that scores this system's released outputs here, when they are available
     items: str = ""  # the items it was computed on, when not the file's
     source: str = ""  # who reported it, when not the file's source
+    tokens_per_item: float | None = None  # prompt + output tokens per item, for a cost estimate (the file says how)
 
 
 @dataclass(frozen=True)
@@ -78,4 +79,12 @@ def _figure(row, where: str) -> Figure:
         raise DataError(f"{where}: {row['system']}: producer {row['producer']!r} is not one of {', '.join(PRODUCERS)}")
     return Figure(system=str(row["system"]), producer=row["producer"], value=float(value),
                   note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()),
-                  items=str(row.get("items") or ""), source=str(row.get("source") or ""))
+                  items=str(row.get("items") or ""), source=str(row.get("source") or ""),
+                  tokens_per_item=_tokens(row, where))
+
+
+def _tokens(row: dict, where: str) -> float | None:
+    value = row.get("tokens_per_item")
+    if value is not None and (not isinstance(value, Real) or isinstance(value, bool) or value <= 0):
+        raise DataError(f"{where}: {row['system']}: tokens_per_item {value!r} is not a positive number")
+    return None if value is None else float(value)

@@ -62,6 +62,12 @@ def token_counter():
     return (lambda text: len(encoding.encode(text))), "cl100k_base BPE (bpe-openai)"
 
 
+def gpu_seconds_per_1000(parameters: float, tokens_per_item: float) -> float:
+    """A100-seconds per 1,000 items of 2 x parameters x tokens FLOPs at ACCELERATOR's peak and utilisation."""
+    rate = ACCELERATOR["peak_flops_per_second"] * ACCELERATOR["utilisation"]
+    return round(1000 * 2 * parameters * tokens_per_item / rate, 2)
+
+
 def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
                       parameters: float | None = None) -> dict | None:
     """The run's `meta.cost` estimate, or None when the task writes no prompts."""
@@ -87,6 +93,6 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
               "parameters_source": source, "accelerator": dict(ACCELERATOR)}
     if parameters is not None:
         flops = 2 * parameters * (prompt_tokens + output_tokens)
-        rate = ACCELERATOR["peak_flops_per_second"] * ACCELERATOR["utilisation"]
-        record.update(flops_per_item=float(f"{flops:.4g}"), gpu_seconds_per_1000=round(1000 * flops / rate, 2))
+        record.update(flops_per_item=float(f"{flops:.4g}"),
+                      gpu_seconds_per_1000=gpu_seconds_per_1000(parameters, prompt_tokens + output_tokens))
     return record
