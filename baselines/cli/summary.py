@@ -56,6 +56,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
                       f" output tokens per item, {cost['parameters'] / 1e9:.3g}B parameters: about "
                       f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
+    elif cost.get("estimate"):
+        console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
+                      f" output tokens per item; no compute estimate: {cost['parameters_source']}")
     line = overlap_line(meta.get("train_overlap") or {})
     if line:
         console.print(f"{OVERLAP_MARK + ' ' if flag else ''}train overlap: {line}")

@@ -105,6 +105,18 @@ def ratio_sentence(llm: System, ours: System, difference: float) -> str | None:
             f"per 1,000 items (estimated A100-seconds against measured CPU-seconds).")
 
 
+def ratio_sentences(comparison, ours: System | None) -> list[str]:
+    """One sentence per LLM run paired with our best (`ours`) whose cost both recorded."""
+    if ours is None:
+        return []
+    found = []
+    for system in (s for s in comparison.systems if s.producer == "llm"):
+        paired = comparison.paired.get(system.name)
+        if paired is not None and paired.difference is not None:
+            found.append(ratio_sentence(system, ours, paired.difference))
+    return [sentence for sentence in found if sentence]
+
+
 def pareto_front(points: list[tuple[float, float]]) -> list[int]:
     """Indexes of the points no other point beats on both (lower cost, higher value), by cost."""
     order = sorted(range(len(points)), key=lambda k: (points[k][0], -points[k][1]))

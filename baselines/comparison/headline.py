@@ -13,7 +13,7 @@ import numpy as np
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
 from baselines.comparison.published import Published
-from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentence
+from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentences
 from baselines.comparison.markdown import md_table
 from baselines.comparison.render import _pct, _pts
 from baselines.comparison.systems import System
@@ -42,16 +42,19 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
         lines = [line for line in lines if line is not None]
     if not llm_rows:
         lines += ["", "No LLM run yet."]
-    lines += _ratios(task, comparison, ours)
+    found = ratio_sentences(comparison, ours)
+    lines += ["", "Cost: " + " ".join(found)] if found else []
     lines += _reproduce(comparison, ours, command)
-    sources = dict.fromkeys(figure.source or published.source for figure in _shown_figures(comparison, published))
+    figures = _shown_figures(comparison, published)
+    sources = dict.fromkeys(figure.source or published.source for figure in figures)
     if sources:
         lines += ["", f"Published figures: {'; '.join(sources)}."]
-    if any(figure.tokens_per_item for figure in _shown_figures(comparison, published)):
+    if any(figure.tokens_per_item for figure in figures):
         lines += ["", "A published figure's cost is estimated like a run's, from the tokens per item its figures file "
                       "states and the documented parameter count; – where the maker publishes no count."]
-    if _plain(task, comparison, ours) is not None:
-        lines += ["", f"Per {task.subtasks.group_name}, {ours.name} against {_plain(task, comparison, ours).name} "
+    plain = _plain(task, comparison, ours)
+    if plain is not None:
+        lines += ["", f"Per {task.subtasks.group_name}, {ours.name} against {plain.name} "
                       f"and the best LLM run: the {task.name} results page."]
     if task.capability(LmEvalExport) is not None:
         lines += ["", f"Your LLM on the same items: `baselines export lm-eval {task.name} --out "
@@ -72,16 +75,6 @@ def _ours_row(task: Task, ours: System) -> list[str]:
     interval = f" [{_pct(low)}, {_pct(high)}]" if low is not None else ""
     return [f"**{ours.name}** (ours, best)", f"all {ours.figures['n']}{_groups_of(task, ours.group)}",
             f"{_pct(ours.value)}{interval}", "–", "reference", "", cost_cell(ours)]
-
-
-def _ratios(task: Task, comparison: Comparison | None, ours: System | None) -> list[str]:
-    """One sentence per LLM run with a cost estimate: its lead and how many times our best's cost it takes."""
-    if ours is None:
-        return []
-    found = [ratio_sentence(s, ours, comparison.paired[s.name].difference) for s in _llms(comparison)
-             if s.name in comparison.paired and comparison.paired[s.name].difference is not None]
-    found = [sentence for sentence in found if sentence]
-    return ["", "Cost: " + " ".join(found)] if found else []
 
 
 def _reproduce(comparison: Comparison | None, ours: System | None, command) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from baselines.comparison.charts import cost_png, interval_png, scatter_png
-from baselines.comparison.cost import ratio_sentence
+from baselines.comparison.cost import ratio_sentences
 from baselines.comparison.headline import best_ours, headline_section, per_group_section
 from baselines.comparison.leaderboard import Comparison, compare
 from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used_placeholders
@@ -119,13 +119,7 @@ def _cost_chart(task: Task, view: View, comparison: Comparison, charts: dict[str
     charts[name] = picture
     lines = [f"![{task.name}, {view.title()}: {task.main_metric} against seconds per 1,000 items, log scale, Pareto "
              f"front dashed]({name})", ""]
-    ours = best_ours(comparison)
-    for system in (s for s in comparison.systems if s.producer == "llm" and ours is not None):
-        paired = comparison.paired.get(system.name)
-        sentence = ratio_sentence(system, ours, paired.difference) if paired and paired.difference is not None \
-            else None
-        lines += [sentence, ""] if sentence else []
-    return lines
+    return lines + [line for sentence in ratio_sentences(comparison, best_ours(comparison)) for line in (sentence, "")]
 
 
 def _per_group(task: Task, comparison: Comparison, charts: dict[str, bytes], view: View) -> list[str]:
