@@ -57,7 +57,8 @@ def rr_documents(n=6):
 FIXTURES = {"scalr": scalr_items, "caselawqa": caselawqa_items, "rr": rr_documents, "segmenter": rr_documents}
 ALL = [(task, name) for task, methods in method_table().items() for name in methods]
 # quick settings so the contract runs in seconds; keys must be real parameters of the method
-FAST = {"bilstm-crf": {"max_epochs": 2}, "bilstm-crf-ft": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16}, "learned": {}, "embed-linear": {}, "trained": {"epochs": 1, "val_docs": 1}}
+FAST = {"bilstm-crf": {"max_epochs": 2}, "bilstm-crf-ft": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16},
+        "bilstm-crf-ft-ensemble": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16, "members": 2}, "learned": {}, "embed-linear": {}, "trained": {"epochs": 1, "val_docs": 1}}
 
 
 @pytest.mark.parametrize("task, name", ALL)

@@ -90,3 +90,25 @@ def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(
     assert reloaded.predict(dev, progress=False) == rows
     again = reloaded.save(tmp_path / "saved-again") / "encoder" / "tuned.json"
     assert again.read_text() == (tmp_path / "averaged" / "encoder" / "tuned.json").read_text()  # same source
+
+
+def test_tuned_ensemble_member_is_the_single_tagger_and_reloads_exactly(data_dir, tmp_path):
+    """The first member of a tuned ensemble is the `bilstm-crf-ft` tagger of the same seed and split (the
+    shared lower states change nothing); the ensemble of one member scores as that member on validation."""
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.tuned_ensemble import TunedEnsemble
+
+    train, dev = load_rr(data_dir, "train")[:8], load_rr(data_dir, "dev")[:1]
+    settings = dict(max_seq_length=16, tuned_layers=1, tune_epochs=1, max_epochs=2, hidden=16, projection=32,
+                    val_fraction=0.25, seed=5)
+    ensemble = TunedEnsemble(members=2, **settings).fit(train)
+    single = FineTunedTagger(**settings).fit(train)
+    assert ensemble.members_[0].predict(dev, progress=False) == single.predict(dev, progress=False)
+    info = ensemble.train_info_
+    assert info["val_documents"] == 2 and len(info["member_val_weighted_f1"]) == 2
+    assert info["ensemble_val_weighted_f1"][0] == info["member_val_weighted_f1"][0]
+    rows = ensemble.predict(dev, progress=False)
+    folder = ensemble.save(tmp_path / "ensemble")
+    assert Method.load(folder).predict(dev, progress=False) == rows
+    assert Method.load(folder / "member-1").predict(dev, progress=False) == \
+        ensemble.members_[1].predict(dev, progress=False)  # each member is a bilstm-crf-ft model folder

@@ -36,6 +36,7 @@ BENCHMARK = Benchmark(
     methods={
         "bilstm-crf": "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger",
         "bilstm-crf-ft": "baselines.tasks.rr.bilstm_crf_ft:FineTunedTagger",
+        "bilstm-crf-ft-ensemble": "baselines.tasks.rr.tuned_ensemble:TunedEnsemble",
         "tfidf-logreg": "baselines.tasks.rr.simple:RRTfidfLogreg",
         "majority": "baselines.tasks.rr.simple:RRMajority",
     },

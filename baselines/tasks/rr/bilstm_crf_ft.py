@@ -61,38 +61,57 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     seed: int = 0
 
     def fit(self, train: list[Document], val=None):
-        from baselines.tasks.rr.joint_training import JointSettings, TuningResult, checked_schedule, tune_jointly
-        from baselines.tasks.rr.network import new_tagger, torch_threads
-        from baselines.tasks.rr.trainer import train_tagger
+        from baselines.tasks.rr.network import torch_threads
 
-        check_objective_weights(self)
-        checked_weight("tune_epochs", self.tune_epochs)
-        checked_weight("tune_average_from", self.tune_average_from)
-        checked_schedule(self.tune_schedule)
+        self.check_settings()
         started = time.time()
         docs = labelled_documents(train, self.name)
         self.labels_ = training_labels(docs, self.name)
-        fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
-            split_documents(docs, self.val_fraction, self.seed)
-        check_labels(val_docs, self.labels_, "validation data")
+        fit_docs, val_docs = self.fitting_split(docs, val)
         import torch
 
         torch.manual_seed(self.seed)
         with torch_threads(self.torch_threads):
             self.encoder_ = self._new_encoder(self.encoder)
             fit_set, val_set = self._documents(fit_docs), self._documents(val_docs)
-            frozen = fit_set.all_features(self.encoder_)
-            self.n_features_ = int(frozen[0].shape[1])
-            self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
-            data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
-            frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
-            tuned = tune_jointly(self.encoder_, self.model_, fit_set, val_set, params_of(JointSettings, self)) \
-                if self.tune_epochs > 0 else TuningResult([], 0)
+            kept_epoch = self.fit_encoded(fit_set, val_set)
+        self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept_epoch}
+        return self
+
+    def check_settings(self) -> None:
+        """Refuse bad objective weights, epochs or schedule before any encoding starts."""
+        from baselines.tasks.rr.joint_training import checked_schedule
+
+        check_objective_weights(self)
+        checked_weight("tune_epochs", self.tune_epochs)
+        checked_weight("tune_average_from", self.tune_average_from)
+        checked_schedule(self.tune_schedule)
+
+    def fitting_split(self, docs: list[Document], val) -> tuple[list[Document], list[Document]]:
+        """(fitting, validation) documents: `val` when given, else a seeded `val_fraction` of `docs`."""
+        fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
+            split_documents(docs, self.val_fraction, self.seed)
+        check_labels(val_docs, self.labels_, "validation data")
+        return fit_docs, val_docs
+
+    def fit_encoded(self, fit_set, val_set) -> int | str:
+        """Both training stages on documents already through the frozen layers (EncodedDocuments), with
+        `encoder_` and `labels_` set; returns the tuning epoch kept. Uses torch's global generator as it is."""
+        from baselines.tasks.rr.joint_training import JointSettings, TuningResult, tune_jointly
+        from baselines.tasks.rr.network import new_tagger
+        from baselines.tasks.rr.trainer import train_tagger
+
+        frozen = fit_set.all_features(self.encoder_)
+        self.n_features_ = int(frozen[0].shape[1])
+        self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+        data = self._stage_one_sequences(frozen, fit_set.labels, val_set)
+        frozen_history = train_tagger(self.model_, data, self, self.seed, progress=True)
+        tuned = tune_jointly(self.encoder_, self.model_, fit_set, val_set, params_of(JointSettings, self)) \
+            if self.tune_epochs > 0 else TuningResult([], 0)
         self.model_.eval()
         self.history_ = {"frozen": frozen_history, "tuned": tuned.history}
-        self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
-                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": tuned.kept_epoch}
-        return self
+        return tuned.kept_epoch
 
     def _new_encoder(self, folder):
         from baselines.encoders.names import resolve_encoder
@@ -127,14 +146,23 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         from baselines.tasks.rr.network import decode_documents, torch_threads
 
         check_predictable(records, self.labels_)
-        texts = [sentence_texts(d) for d in records]
         with torch_threads(self.torch_threads):
-            with progress_bar(total=sum(map(len, texts)), desc="encoding sentences", unit="sentence",
-                              enabled=progress) as bar:
-                vectors = apply_flat(lambda flat: self.encoder_.encode(flat, self.encode_batch_size, bar), texts)
-            feats = [np.hstack([block, self._surface(doc)]).astype(np.float32) for doc, block in zip(records, vectors)]
+            states = self.lower_states(records, progress)
+            feats = self.features_from_states(records, states)
             decoded = decode_documents(self.model_, feats, self.predict_batch_docs, len(self.labels_))
         return decoded_rows(records, self.labels_, decoded)
+
+    def lower_states(self, records: list[Document], progress: bool = True) -> list[list]:
+        """Per document, its sentences' token states after the frozen layers (with a progress bar)."""
+        texts = [sentence_texts(d) for d in records]
+        with progress_bar(total=sum(map(len, texts)), desc="encoding sentences", unit="sentence",
+                          enabled=progress) as bar:
+            return apply_flat(lambda flat: self.encoder_.lower_states(flat, self.encode_batch_size, bar), texts)
+
+    def features_from_states(self, records: list[Document], states: list[list]) -> list[np.ndarray]:
+        """Per document, (n_sentences, n_features) float32: the tuned top layers' vectors and surface features."""
+        vectors = apply_flat(lambda flat: self.encoder_.top_vectors(flat, self.encode_batch_size), states)
+        return [np.hstack([block, self._surface(doc)]).astype(np.float32) for doc, block in zip(records, vectors)]
 
     def save_state(self, folder: Path) -> None:
         save_tagger_files(self, folder)

@@ -121,6 +121,20 @@ class Ensemble(CrfDecoding, nn.Module):
         return ensemble.eval()
 
 
+class SplitEnsemble(Ensemble):
+    """An ensemble whose members each read their own block of the features: x holds the members' features
+    side by side, in `widths` columns each (members with their own tuned encoders)."""
+
+    def __init__(self, members: list[BiLstmCrf], widths: list[int]):
+        super().__init__(members)
+        self.widths = list(widths)
+
+    def emissions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """x (B, T, sum(widths)) -> mean emission scores of the members (B, T, L), each on its own block."""
+        blocks = torch.split(x, self.widths, dim=2)  # each (B, T, width)
+        return torch.stack([m.emissions(block, lengths) for m, block in zip(self.members, blocks)]).mean(0)
+
+
 def reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
     """(B, width) time indexes reversing each row within its length; padding stays in place."""
     steps = torch.arange(width)[None, :]  # (1, T)

@@ -56,6 +56,7 @@ class TunedEncoder(nn.Module):
 
     def lower_states(self, texts: list[str], batch_size: int = 64, progress=None) -> list[torch.Tensor]:
         """Per text a (tokens, hidden) float16 tensor: its token states after the frozen layers."""
+        self.eval()
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         states: list = [None] * len(texts)
         with torch.no_grad():
@@ -97,8 +98,11 @@ class TunedEncoder(nn.Module):
 
     def encode(self, texts: list[str], batch_size: int = 64, progress=None) -> np.ndarray:
         """(len(texts), hidden) float32 unit vectors, through both stages, without gradients."""
+        return self.top_vectors(self.lower_states(texts, batch_size, progress), batch_size)
+
+    def top_vectors(self, states: list[torch.Tensor], batch_size: int = 64) -> np.ndarray:
+        """(len(states), hidden) float32 unit vectors of texts given by their lower_states, without gradients."""
         self.eval()
-        states = self.lower_states(texts, batch_size, progress)
         order = sorted(range(len(states)), key=lambda i: -states[i].shape[0])  # similar lengths share a batch
         vectors = np.zeros((len(states), self.dimension), dtype=np.float32)
         with torch.no_grad():
