@@ -264,3 +264,19 @@ def test_every_row_shows_its_cost_and_each_page_its_cost_chart(tiny_runs):
     assert "Reproduce:" in page and "| `baselines" not in page  # commands in a list, not in cells
     assert "<details markdown><summary>" in page  # breakdowns fold
 
+
+
+def test_a_published_figure_marked_for_the_headline_is_shown_there_though_no_llm_made_it():
+    from baselines.comparison.headline import headline_section
+    from baselines.comparison.published import parse_published, published_figures
+
+    rr = get_task("rr")
+    lines = "\n".join(headline_section(rr, None, published_figures(rr), lambda system: "cmd"))
+    assert "| organisers' baseline (BERT hierarchical BiLSTM-CRF) (published): macro F1 59.7" in lines
+    assert "not run here: the 30 dev judgments, as ours | 79.3 |" in lines
+    scalr = get_task("scalr")
+    shown = "\n".join(headline_section(scalr, None, published_figures(scalr), lambda system: "cmd"))
+    assert "| gpt-4 (LLM, published)" in shown and "| TF-IDF" not in shown  # other figures stay on the results page
+    with pytest.raises(BaselinesError, match="headline 'yes' is not true or false"):
+        parse_published({"source": "s", "items": "i", "figures": [
+            {"system": "x", "producer": "other", "value": 50, "headline": "yes"}]}, "f.yaml")

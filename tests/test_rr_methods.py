@@ -11,6 +11,7 @@ from baselines.methods.base import Method
 from baselines.tasks.rr.features import FEATURE_NAMES, FeatureSettings, feature_names, sentence_features
 from baselines.tasks.rr.network import BiLstmCrf, Ensemble, batches, crf_marginals
 from baselines.tasks.rr.simple import RRMajority, RRTfidfLogreg
+from test_contract import rr_documents
 from baselines.tasks.rr.pipeline import document_from_text, project, resegment
 
 
@@ -90,6 +91,31 @@ def test_ensemble_averages_emissions_and_transitions():
         restored = Ensemble([BiLstmCrf(4, 3, projection=8, hidden=8, layers=1, dropout=0.0) for _ in range(2)])
         restored.load_state_dict(both.state_dict())
         assert restored.eval().decode(x, lengths)[0] == both.decode(x, lengths)[0]
+
+
+def test_split_ensemble_gives_each_member_its_own_block_of_features():
+    from baselines.tasks.rr.network import SplitEnsemble
+
+    torch.manual_seed(3)
+    members = [BiLstmCrf(width, 3, projection=8, hidden=8, layers=1, dropout=0.0).eval() for width in (4, 2)]
+    blocks = [np.random.default_rng(k).normal(size=(5, width)).astype(np.float32) for k, width in enumerate((4, 2))]
+    x, _, lengths, _ = next(batches([np.hstack(blocks)], None, [0], 1))  # (1, 5, 6)
+    with torch.no_grad():
+        each = [m.emissions(torch.from_numpy(b)[None], lengths) for m, b in zip(members, blocks)]
+        assert torch.allclose(SplitEnsemble(members, [4, 2]).eval().emissions(x, lengths), (each[0] + each[1]) / 2)
+
+
+def test_split_seed_draws_the_validation_documents_whatever_the_seed():
+    from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
+
+    docs = rr_documents(12)
+
+    def held_out(**params):
+        tagger = FineTunedTagger(val_fraction=0.25, **params)
+        tagger.labels_ = ("ANALYSIS", "FAC", "PREAMBLE", "RPC")
+        return [d.id for d in tagger.fitting_split(docs, None)[1]]
+
+    assert held_out(seed=1, split_seed=0) == held_out(seed=0) != held_out(seed=1)
 
 
 def test_marginals_match_brute_force():

@@ -112,17 +112,19 @@ def _run_rows(task: Task, comparison: Comparison | None, ours: System | None) ->
 
 
 def _shown_figures(comparison: Comparison | None, published: Published | None) -> list:
-    """Published LLM figures of systems that have no run here."""
+    """Published figures of systems that have no run here: the LLMs', and those marked for the headline."""
     if published is None:
         return []
     run = {name.lower() for s in (comparison.systems if comparison else [])
            for name in (s.name, s.path.parent.parent.name)}
-    return [figure for figure in published.figures if figure.producer == "llm" and figure.system.lower() not in run]
+    return [figure for figure in published.figures
+            if (figure.producer == "llm" or figure.headline) and figure.system.lower() not in run]
 
 
 def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
     """The published figures shown, with the items they were computed on (not run here: no Δ, no cost)."""
-    return [[f"{figure.system} (LLM, published)" + (f": {figure.note}" if figure.note else ""),
+    return [[f"{figure.system} ({'LLM, ' if figure.producer == 'llm' else ''}published)"
+             + (f": {figure.note}" if figure.note else ""),
              f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–",
              published_cost_cell(figure.system, figure.tokens_per_item)]
             for figure in _shown_figures(comparison, published)]

@@ -15,7 +15,7 @@ from baselines.core.errors import DataError
 from baselines.registry import Task
 
 PRODUCERS = ("llm", "other", "human")
-FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item"}
+FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item", "headline"}
 FILE_KEYS = {"source", "items", "figures", "headline_note"}
 
 
@@ -31,6 +31,7 @@ class Figure:
     items: str = ""  # the items it was computed on, when not the file's
     source: str = ""  # who reported it, when not the file's source
     tokens_per_item: float | None = None  # prompt + output tokens per item, for a cost estimate (the file says how)
+    headline: bool = False  # also shown in the headline when not an LLM's (a reference our rows are read against)
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,14 @@ def _figure(row, where: str) -> Figure:
     return Figure(system=str(row["system"]), producer=row["producer"], value=float(value),
                   note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()),
                   items=str(row.get("items") or ""), source=str(row.get("source") or ""),
-                  tokens_per_item=_tokens(row, where))
+                  tokens_per_item=_tokens(row, where), headline=_flag(row, "headline", where))
+
+
+def _flag(row: dict, key: str, where: str) -> bool:
+    value = row.get(key, False)
+    if not isinstance(value, bool):
+        raise DataError(f"{where}: {row['system']}: {key} {value!r} is not true or false")
+    return value
 
 
 def _tokens(row: dict, where: str) -> float | None:

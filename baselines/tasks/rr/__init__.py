@@ -4,8 +4,8 @@ this folder, imported only when used."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import (Answers, Benchmark, Documents, Download, LmEvalExport, Options, RawText, SpeedTexts,
-                                 Task)
+from baselines.registry import (Answers, Benchmark, Documents, Download, LmEvalExport, Options, PublishedFigures,
+                                 RawText, SpeedTexts, Task)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -31,6 +31,7 @@ BENCHMARK = Benchmark(
             SpeedTexts(read=lazy_function("baselines.tasks.rr.speed:sentence_texts"), label="RR sentences",
                        help="RR training sentences", default=True),
             Options({"--window": "context sentences on each side of the target (default 2)"}),
+            PublishedFigures(source="baselines.tasks.rr:published.yaml"),
         ),
     ),
     methods={

@@ -59,6 +59,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     encode_batch_size: int = 64
     torch_threads: int = 2
     seed: int = 0
+    split_seed: int | None = None  # draws the validation documents (None: `seed`); pairs runs of other seeds
 
     def fit(self, train: list[Document], val=None):
         from baselines.tasks.rr.network import torch_threads
@@ -90,8 +91,9 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
 
     def fitting_split(self, docs: list[Document], val) -> tuple[list[Document], list[Document]]:
         """(fitting, validation) documents: `val` when given, else a seeded `val_fraction` of `docs`."""
+        split_seed = self.seed if self.split_seed is None else self.split_seed
         fit_docs, val_docs = (docs, [d for d in val if d.sentences]) if val else \
-            split_documents(docs, self.val_fraction, self.seed)
+            split_documents(docs, self.val_fraction, split_seed)
         check_labels(val_docs, self.labels_, "validation data")
         return fit_docs, val_docs
 
