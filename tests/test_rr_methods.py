@@ -231,3 +231,12 @@ def test_predicting_without_a_trained_model_names_the_training_command(tmp_path)
     judgment.write_text("The appeal is dismissed.\n")
     with pytest.raises(BaselinesError, match="run `baselines train rr --method bilstm-crf-ft` first"):
         predict_file(judgment, method_name="bilstm-crf-ft", models_dir=tmp_path / "models")
+
+
+def test_a_negative_split_seed_is_refused_by_name():
+    from baselines.core.config import parse_overrides
+    from baselines.runs.model_choice import build_method
+
+    with pytest.raises(BaselinesError, match="split_seed must be at least 0"):
+        build_method("rr", "bilstm-crf-ft", overrides=parse_overrides(["split_seed=-1"]))
+    assert build_method("rr", "bilstm-crf-ft", overrides=parse_overrides(["split_seed=0"])).split_seed == 0

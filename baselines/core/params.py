@@ -123,6 +123,7 @@ SHARED = {  # parameters that mean the same in every method that has them
                                    "workers")},
     "n_jobs": NonZero(),
     "seed": Range(0, 2 ** 32 - 1),  # numpy's and scikit-learn's seeds
+    "split_seed": Range(0, 2 ** 32 - 1),
     "val_fraction": Range(0, 1, below=True),  # a share of the training documents held out
 }
 

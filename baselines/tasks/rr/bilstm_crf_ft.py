@@ -64,11 +64,8 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     def fit(self, train: list[Document], val=None):
         from baselines.tasks.rr.network import torch_threads
 
-        self.check_settings()
         started = time.time()
-        docs = labelled_documents(train, self.name)
-        self.labels_ = training_labels(docs, self.name)
-        fit_docs, val_docs = self.fitting_split(docs, val)
+        docs, fit_docs, val_docs = self.training_documents(train, val)
         import torch
 
         torch.manual_seed(self.seed)
@@ -79,6 +76,14 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
                             "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept_epoch}
         return self
+
+    def training_documents(self, train: list[Document], val) -> tuple[list, list, list]:
+        """(labelled training documents, fitting documents, validation documents), after the settings are checked
+        and `labels_` is set from the training documents."""
+        self.check_settings()
+        docs = labelled_documents(train, self.name)
+        self.labels_ = training_labels(docs, self.name)
+        return (docs, *self.fitting_split(docs, val))
 
     def check_settings(self) -> None:
         """Refuse bad objective weights, epochs or schedule before any encoding starts."""

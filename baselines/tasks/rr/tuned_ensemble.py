@@ -21,8 +21,7 @@ from baselines.core.params import Range
 from baselines.core.progress import say
 from baselines.methods.base import Method
 from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
-from baselines.tasks.rr.common import (check_predictable, decoded_rows, label_ids, labelled_documents,
-                                       training_labels)
+from baselines.tasks.rr.common import check_predictable, decoded_rows
 from baselines.tasks.rr.data import Document
 from baselines.tasks.rr.trainer import Sequences, validation_score
 
@@ -40,21 +39,19 @@ class TunedEnsemble(FineTunedTagger):
     def fit(self, train: list[Document], val=None):
         from baselines.tasks.rr.network import torch_threads
 
-        self.check_settings()
         started = time.time()
-        docs = labelled_documents(train, self.name)
-        self.labels_ = training_labels(docs, self.name)
-        fit_docs, val_docs = self.fitting_split(docs, val)
+        docs, fit_docs, val_docs = self.training_documents(train, val)
         with torch_threads(self.torch_threads):
-            self.members_, kept = self._fit_members(fit_docs, val_docs)
+            self.members_, kept, val_set = self._fit_members(fit_docs, val_docs)
+            scores = self._validation_scores(val_set)
         self.model_ = joined_model(self.members_)
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
-                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epochs": kept,
-                            **self._validation_scores(val_docs)}
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epochs": kept, **scores}
         return self
 
-    def _fit_members(self, fit_docs: list[Document], val_docs: list[Document]) -> tuple[list, list]:
-        """(fitted members, the tuning epoch each kept); the lower token states are computed once, by the first."""
+    def _fit_members(self, fit_docs: list[Document], val_docs: list[Document]) -> tuple[list, list, object]:
+        """(fitted members, the tuning epoch each kept, the validation documents through the frozen layers); the
+        lower token states are computed once, by the first member."""
         import torch
 
         members, kept, encoded = [], [], None
@@ -69,23 +66,21 @@ class TunedEnsemble(FineTunedTagger):
             member.train_info_ = {"ensemble_member": k, "train_documents": len(fit_docs),
                                   "val_documents": len(val_docs), "kept_tuning_epoch": kept[-1]}
             members.append(member)
-        return members, kept
+        return members, kept, encoded[1]
 
     def member(self, k: int) -> FineTunedTagger:
         """The unfitted `bilstm-crf-ft` tagger of member k: these parameters, seed `seed + k`."""
         shared = {f.name: getattr(self, f.name) for f in dataclasses.fields(FineTunedTagger)}
         return FineTunedTagger(**{**shared, "seed": self.seed + k})
 
-    def _validation_scores(self, val_docs: list[Document]) -> dict:
+    def _validation_scores(self, val_set) -> dict:
         """Validation weighted F1 of each member alone and of the ensemble of the first 1, 2, ... members."""
-        if not val_docs:
+        if not val_set.states:
             return {}
-        labels = label_ids(val_docs, self.labels_)
-        states = self.members_[0].lower_states(val_docs, progress=False)
-        per_member = [m.features_from_states(val_docs, states) for m in self.members_]
+        per_member = [val_set.all_features(m.encoder_) for m in self.members_]
 
         def score(model, feats) -> float:
-            return validation_score(model, Sequences([], [], feats, labels), self.predict_batch_docs, 0.0)
+            return validation_score(model, Sequences([], [], feats, val_set.labels), self.predict_batch_docs, 0.0)
 
         return {"member_val_weighted_f1": [score(m.model_, f) for m, f in zip(self.members_, per_member)],
                 "ensemble_val_weighted_f1": [score(joined_model(self.members_[:j]), joined(per_member[:j]))
