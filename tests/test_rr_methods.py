@@ -1,6 +1,8 @@
 """Rhetorical-role taggers on toy data: the CRF network, the floors, save/load and bad input."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -222,6 +224,60 @@ def test_tuned_encoder_vectors_do_not_depend_on_batch_order():
     # two texts' vectors differ by about 0.2 in their largest component (the last assertion)
     np.testing.assert_allclose(vectors, alone, atol=1e-4)
     assert np.abs(vectors[0] - vectors[1]).max() > 1e-2
+
+
+def _tiny_encoder_folder(folder: Path, config) -> Path:
+    """A randomly initialised transformer of `config` with MiniLM's tokenizer files, saved in `folder`."""
+    import shutil
+
+    import torch
+    from transformers import AutoModel
+
+    from baselines.encoders.names import resolve_encoder
+
+    torch.manual_seed(0)
+    model = AutoModel.from_config(config)
+    if config.model_type == "mpnet":  # a position bias large enough to change the vectors when left out
+        torch.nn.init.normal_(model.encoder.relative_attention_bias.weight, std=2.0)
+    model.save_pretrained(str(folder))
+    for name in ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json"):
+        shutil.copy(Path(resolve_encoder("minilm")) / name, folder / name)
+    return folder
+
+
+@pytest.mark.parametrize("kind", ["bert", "mpnet"])
+def test_tuned_encoder_two_stages_give_the_whole_model_s_mean_pooled_vectors(tmp_path, kind):
+    """Frozen lower layers, then the tuned top ones: the vectors of one forward pass of the whole encoder (up to
+    the float16 rounding of the lower states), for each encoder type the tuned tagger runs."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer, BertConfig, MPNetConfig
+
+    from baselines.tasks.rr.tuned_encoder import TunedEncoder
+
+    shape = dict(vocab_size=30522, hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=64,
+                 initializer_range=0.2)  # weights large enough that attention (and MPNet's position bias) matter
+    config = BertConfig(**shape) if kind == "bert" else MPNetConfig(**shape)
+    folder = _tiny_encoder_folder(tmp_path / kind, config)
+    texts = ["The appeal is dismissed with costs.", "Held.", "Heard counsel for the parties at length today."]
+    vectors = TunedEncoder(folder, tuned_layers=2, max_seq_length=32).encode(texts, batch_size=2)
+    tokenizer, model = AutoTokenizer.from_pretrained(str(folder)), AutoModel.from_pretrained(str(folder)).eval()
+    batch = tokenizer(texts, padding=True, truncation=True, max_length=32, return_tensors="pt")
+    with torch.no_grad():
+        hidden = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+    mask = batch["attention_mask"][:, :, None].float()  # (B, T, 1)
+    whole = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=1).numpy()  # (B, H)
+    np.testing.assert_allclose(vectors, whole, atol=5e-3)
+    assert np.abs(vectors[0] - vectors[1]).max() > 5e-2
+
+
+def test_the_tuned_tagger_refuses_an_encoder_type_it_cannot_run_by_layers(tmp_path):
+    from transformers import DistilBertConfig
+
+    from baselines.tasks.rr.tuned_encoder import TunedEncoder
+
+    folder = _tiny_encoder_folder(tmp_path / "distil", DistilBertConfig(dim=32, n_layers=2, n_heads=4, hidden_dim=64))
+    with pytest.raises(BaselinesError, match="bert, mpnet; this one is 'distilbert'"):
+        TunedEncoder(folder, tuned_layers=1, max_seq_length=32)
 
 
 def test_predicting_without_a_trained_model_names_the_training_command(tmp_path):

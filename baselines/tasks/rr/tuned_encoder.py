@@ -21,7 +21,7 @@ from torch import nn
 from baselines.core.errors import BaselinesError
 
 WEIGHTS = (".safetensors", ".bin", ".onnx", ".h5", ".msgpack")  # not copied: the tuned weights replace them
-SUPPORTED = ("bert",)  # encoders whose layers take (hidden, additive mask): MiniLM and other BERT variants
+SUPPORTED = ("bert", "mpnet")  # encoders run layer by layer here: BERT variants (MiniLM) and MPNet
 
 
 class TunedEncoder(nn.Module):
@@ -36,8 +36,8 @@ class TunedEncoder(nn.Module):
         self.transformer = AutoModel.from_pretrained(str(folder)).eval()
         kind = getattr(self.transformer.config, "model_type", None)
         if kind not in SUPPORTED:
-            raise BaselinesError(f"{folder}: the tuned tagger runs BERT-style encoders ({', '.join(SUPPORTED)}) "
-                                 f"layer by layer; this one is {kind!r}")
+            raise BaselinesError(f"{folder}: the tuned tagger runs these encoder types layer by layer: "
+                                 f"{', '.join(SUPPORTED)}; this one is {kind!r}")
         layers = self.transformer.encoder.layer
         if not 1 <= tuned_layers <= len(layers):
             raise BaselinesError(f"tuned_layers must be between 1 and the encoder's {len(layers)} layers, "
@@ -74,12 +74,22 @@ class TunedEncoder(nn.Module):
 
     def _lower(self, batch) -> torch.Tensor:
         """Token states (B, T, H) after the embeddings and the frozen layers."""
-        hidden = self.transformer.embeddings(input_ids=batch["input_ids"],
-                                             token_type_ids=batch.get("token_type_ids"))
+        if self.transformer.config.model_type == "mpnet":  # no token types; positions from the ids
+            hidden = self.transformer.embeddings(input_ids=batch["input_ids"])
+        else:
+            hidden = self.transformer.embeddings(input_ids=batch["input_ids"],
+                                                 token_type_ids=batch.get("token_type_ids"))
         additive = _additive_mask(batch["attention_mask"].float())
+        bias = self._position_bias(hidden)
         for layer in self.transformer.encoder.layer[:self.cut]:
-            hidden = _run(layer, hidden, additive)
+            hidden = _run(layer, hidden, additive, bias)
         return hidden
+
+    def _position_bias(self, hidden: torch.Tensor) -> torch.Tensor | None:
+        """MPNet's relative position bias (B, heads, T, T), shared by its layers; None for BERT."""
+        if self.transformer.config.model_type != "mpnet":
+            return None
+        return self.transformer.encoder.compute_position_bias(hidden)
 
     def pooled(self, states: list[torch.Tensor]) -> torch.Tensor:
         """(len(states), hidden) unit vectors: the top layers over each text's token states, mean-pooled."""
@@ -90,8 +100,9 @@ class TunedEncoder(nn.Module):
             hidden[row, :state.shape[0]] = state.float()
             mask[row, :state.shape[0]] = 1.0
         additive = _additive_mask(mask)
+        bias = self._position_bias(hidden)
         for layer in self.top:
-            hidden = _run(layer, hidden, additive)
+            hidden = _run(layer, hidden, additive, bias)
         summed = (hidden * mask[:, :, None]).sum(dim=1)  # (B, H)
         pooled = summed / mask.sum(dim=1, keepdim=True).clamp(min=1e-9)
         return nn.functional.normalize(pooled, dim=1)
@@ -132,9 +143,10 @@ class TunedEncoder(nn.Module):
         return json.loads(earlier.read_text())["source"] if earlier.is_file() else self.source.name
 
 
-def _run(layer, hidden: torch.Tensor, additive: torch.Tensor) -> torch.Tensor:
-    """One transformer layer on (B, T, H) states; older transformers return a tuple."""
-    out = layer(hidden, additive)
+def _run(layer, hidden: torch.Tensor, additive: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    """One transformer layer on (B, T, H) states (with MPNet's position bias when given); older transformers
+    return a tuple."""
+    out = layer(hidden, additive) if bias is None else layer(hidden, additive, position_bias=bias)
     return out[0] if isinstance(out, tuple) else out
 
 
