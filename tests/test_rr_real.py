@@ -93,8 +93,11 @@ def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(
 
 
 def test_tuned_ensemble_member_is_the_single_tagger_and_reloads_exactly(data_dir, tmp_path):
-    """The first member of a tuned ensemble is the `bilstm-crf-ft` tagger of the same seed and split (the
-    shared lower states change nothing); the ensemble of one member scores as that member on validation."""
+    """Member k of a tuned ensemble is the `bilstm-crf-ft` tagger of seed `seed + k` on the first seed's split
+    (`split_seed`; the shared lower states change nothing); the ensemble of one member scores as that member on
+    validation."""
+    import torch
+
     from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
     from baselines.tasks.rr.tuned_ensemble import TunedEnsemble
 
@@ -104,6 +107,11 @@ def test_tuned_ensemble_member_is_the_single_tagger_and_reloads_exactly(data_dir
     ensemble = TunedEnsemble(members=2, **settings).fit(train)
     single = FineTunedTagger(**settings).fit(train)
     assert ensemble.members_[0].predict(dev, progress=False) == single.predict(dev, progress=False)
+    second = FineTunedTagger(**{**settings, "seed": 6, "split_seed": 5}).fit(train)
+    for part in ("model_", "encoder_"):  # the tagger and the tuned top layers, weight for weight
+        member_weights = getattr(ensemble.members_[1], part).state_dict()
+        second_weights = getattr(second, part).state_dict()
+        assert all(torch.equal(member_weights[name], second_weights[name]) for name in second_weights), part
     info = ensemble.train_info_
     assert info["val_documents"] == 2 and len(info["member_val_weighted_f1"]) == 2
     assert info["ensemble_val_weighted_f1"][0] == info["member_val_weighted_f1"][0]
