@@ -112,7 +112,11 @@ def train_overlap(folder: Path | None, records, *, split: str | None, allow_over
     earlier release) is checked by `split` name only, one without unit digests on whole items only."""
     if folder is None or not (Path(folder) / "config.json").is_file():  # a stateless method: fit on nothing
         return {"checked": True, "overlapping": 0, "train_items": 0}
-    trained_on = saved_fit(folder)
+    return fit_overlap(folder, saved_fit(folder), records, split=split, allow_overlap=allow_overlap)
+
+
+def fit_overlap(folder: Path, trained_on: dict, records, *, split: str | None, allow_overlap: bool) -> dict:
+    """train_overlap for a model folder whose saved_fit record has been read already (`trained_on`)."""
     if "texts" not in trained_on:
         report = {"checked": False, "reason": NOT_CHECKED}
         if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
@@ -159,6 +163,7 @@ def writer_overlap(predictions: Path, records, allow_overlap: bool = False) -> d
         folder, fit_set = Path(written["model"]), written["fit_set"]
     except (DataError, KeyError, TypeError):  # no model named (stateless, cross-validated) or not our file
         return None
-    if digest_of(saved_fit(folder).get("texts", "")) != fit_set:
+    trained_on = saved_fit(folder)
+    if digest_of(trained_on.get("texts", "")) != fit_set:
         return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
-    return train_overlap(folder, records, split=None, allow_overlap=allow_overlap)
+    return fit_overlap(folder, trained_on, records, split=None, allow_overlap=allow_overlap)

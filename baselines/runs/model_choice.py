@@ -40,7 +40,11 @@ def build_method(task: str, method: str, config: Path | None = None, overrides: 
                  klass: type[Method] | None = None) -> Method:
     """A fresh, unfitted method with its resolved parameters (`klass`: the method's class, when already known)."""
     klass = klass or method_class(task, method)
-    params = resolve_config(klass, task, method, config, overrides)
+    return method_from_params(klass, resolve_config(klass, task, method, config, overrides))
+
+
+def method_from_params(klass: type[Method], params: dict) -> Method:
+    """A fresh, unfitted method of parameters resolved by resolve_config."""
     if params.get("encode_backend") == "auto":  # saved and recorded as the backend it stands for here
         from baselines.encoders.bundle import method_encoders
         from baselines.encoders.onnx_backend import resolve_backend
@@ -52,16 +56,16 @@ def build_method(task: str, method: str, config: Path | None = None, overrides: 
 def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Path | None,
                 overrides: dict | None) -> Method:
     """The saved model of `choice` when it exists (or was given); a stateless method is built from its config."""
-    resolve_config(choice.klass, task.name, choice.method_name, config, overrides)  # bad values first
+    params = resolve_config(choice.klass, task.name, choice.method_name, config, overrides)  # bad values first
     folder = choice.folder
     if folder is None:
-        return build_method(task.name, choice.method_name, config, overrides, choice.klass)
+        return method_from_params(choice.klass, params)
     if (folder / "config.json").is_file():
         check_saved_config(task, folder, config, overrides)
         return Method.load(folder)
     if choice.given:
         raise BaselinesError(f"{folder} is not a model folder (no config.json)")
-    method = build_method(task.name, choice.method_name, config, overrides, choice.klass)
+    method = method_from_params(choice.klass, params)
     if method.needs_fit:
         encoder = (overrides or {}).get("encoder")
         same = f" --encoder {encoder}" if encoder else f" --name {name}" if name and name != choice.method_name else ""
