@@ -259,3 +259,24 @@ def test_a_subset_run_of_ours_does_not_become_the_reference():
     report = compare("scalr")
     assert report.reference.name == "tfidf" and [s.name for s in report.systems] == ["gpt", "tfidf"]
     assert compare("scalr", against="subset").reference.name == "subset"
+
+
+def test_chart_labels_of_close_points_do_not_overlap_and_stay_inside_the_axes():
+    """Three points almost on top of each other (as close runs are on a cost chart), one at the right edge: each
+    label is placed clear of the others and of the other points, inside the axes."""
+    from matplotlib.text import Text
+
+    from baselines.comparison.charts import _figure, _overlap_area, labels_apart
+
+    figure = _figure(7.5, 5.0)
+    axes = figure.add_subplot()
+    points = [(8.0, 78.8), (8.3, 78.7), (8.1, 78.5), (20.0, 60.0)]
+    axes.scatter(*zip(*points))
+    axes.set_xscale("log")
+    labels_apart(figure, axes, ["bilstm-crf-ft-top4", "bilstm-crf-ft-top6", "bilstm-crf-ft", "a-long-label-at-the-edge"],
+                 points)
+    renderer, frame = figure.canvas.get_renderer(), axes.get_window_extent()
+    boxes = [Text.get_window_extent(label, renderer) for label in axes.texts]
+    assert len(boxes) == 4
+    assert all(_overlap_area(a, b) == 0 for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert all(_overlap_area(box, frame) == box.width * box.height for box in boxes)

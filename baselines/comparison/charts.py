@@ -105,19 +105,67 @@ def cost_png(comparison: Comparison) -> bytes | None:
     axes = figure.add_subplot()
     front = pareto_front(points)
     axes.step([points[k][0] for k in front], [points[k][1] for k in front], where="post", color="grey",
-              linewidth=1, linestyle="--", label="Pareto front")
-    for k, ((system, cost), (x, y)) in enumerate(zip(runs, points)):
+              linewidth=1, linestyle="--")
+    for (system, cost), (x, y) in zip(runs, points):
         colour = {"ours": "tab:blue", "llm": "tab:orange"}.get(system.producer, "tab:green")
         axes.scatter([x], [y], color=colour, marker="s" if cost.estimate else "o", s=40,
                      facecolors="none" if cost.estimate else colour, zorder=3)
-        axes.annotate(system.name + (" †" if system.partial else ""), (x, y), textcoords="offset points",
-                      xytext=(5, 4 if k % 2 == 0 else -10), fontsize=7)  # alternating: close points stay legible
     axes.set_xscale("log")
     axes.set_xlabel("seconds per 1,000 items (log): ours CPU-s measured (dots), LLMs A100-s estimated (squares)",
                     fontsize=8)
     axes.set_ylabel(f"{comparison.task.main_metric} (%)")
-    axes.set_title(f"{comparison.task.name} ({comparison.split}): {comparison.task.main_metric} against cost",
-                   fontsize=10)
+    axes.set_title(f"{comparison.task.name} ({comparison.split}): {comparison.task.main_metric} against cost "
+                   "(dashed: the Pareto front)", fontsize=10)  # a title, not a legend that could hide a point
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8, loc="lower right")
+    axes.margins(0.08)  # no point on the frame
+    labels_apart(figure, axes, [system.name + (" †" if system.partial else "") for system, _ in runs], points)
     return _png(figure)
+
+
+# text offsets from the point, in points: beside it first, then farther away with a leader line to it
+LABEL_OFFSETS = [(5, 4), (5, -10), (-5, 4), (-5, -10)] + [(dx, dy) for dy in (18, -24, 32, -38, 46, -52)
+                                                             for dx in (14, -14, 40, -40)]
+
+
+def labels_apart(figure, axes, texts: list[str], points: list[tuple[float, float]]) -> None:
+    """Annotate each point with its text at the first offset (LABEL_OFFSETS) that keeps clear of the other points
+    and of the labels placed before it, inside the axes (else the offset that overlaps least), so that a label
+    is never read as another point's."""
+    from matplotlib.text import Text
+    from matplotlib.transforms import Bbox
+
+    figure.tight_layout()
+    figure.canvas.draw()  # final axis limits and layout: the boxes below are measured in pixels
+    renderer, frame = figure.canvas.get_renderer(), axes.get_window_extent()
+    clear = [Bbox([[x - 12, y - 12], [x + 12, y + 12]]) for x, y in axes.transData.transform(points)]  # (n,)
+    placed = []
+    for k, (text, point) in enumerate(zip(texts, points)):
+        obstacles = placed + clear[:k] + clear[k + 1:]
+        best = None
+        for dx, dy in LABEL_OFFSETS:
+            leader = dict(arrowstyle="-", color="grey", linewidth=0.5, shrinkA=1, shrinkB=4) if abs(dy) > 10 else None
+            label = axes.annotate(text, point, textcoords="offset points", xytext=(dx, dy), fontsize=7,
+                                  ha="left" if dx > 0 else "right", arrowprops=leader)
+            label.update_positions(renderer)
+            box = Text.get_window_extent(label, renderer)  # the text alone, not its leader line
+            overlap = sum(_overlap_area(box, other) for other in obstacles) + _area(box) - _overlap_area(box, frame)
+            if best is not None and overlap >= best[0]:
+                label.remove()
+                continue
+            if best is not None:
+                best[1].remove()
+            best = (overlap, label, box)
+            if overlap == 0:
+                break
+        placed.append(best[2])
+
+
+def _area(box) -> float:
+    return box.width * box.height
+
+
+def _overlap_area(a, b) -> float:
+    """Area shared by two display boxes (pixels squared)."""
+    width = min(a.x1, b.x1) - max(a.x0, b.x0)
+    height = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return max(width, 0) * max(height, 0)

@@ -42,6 +42,7 @@ class TunedEncoder(nn.Module):
         if not 1 <= tuned_layers <= len(layers):
             raise BaselinesError(f"tuned_layers must be between 1 and the encoder's {len(layers)} layers, "
                                  f"got {tuned_layers}")
+        self.mpnet = kind == "mpnet"  # MPNet: no token types, a relative position bias in every layer
         self.cut = len(layers) - tuned_layers
         self.top = nn.ModuleList(layers[self.cut:])  # the same modules as in the transformer
         self.max_seq_length = max_seq_length
@@ -74,7 +75,7 @@ class TunedEncoder(nn.Module):
 
     def _lower(self, batch) -> torch.Tensor:
         """Token states (B, T, H) after the embeddings and the frozen layers."""
-        if self.transformer.config.model_type == "mpnet":  # no token types; positions from the ids
+        if self.mpnet:  # positions from the ids
             hidden = self.transformer.embeddings(input_ids=batch["input_ids"])
         else:
             hidden = self.transformer.embeddings(input_ids=batch["input_ids"],
@@ -87,9 +88,7 @@ class TunedEncoder(nn.Module):
 
     def _position_bias(self, hidden: torch.Tensor) -> torch.Tensor | None:
         """MPNet's relative position bias (B, heads, T, T), shared by its layers; None for BERT."""
-        if self.transformer.config.model_type != "mpnet":
-            return None
-        return self.transformer.encoder.compute_position_bias(hidden)
+        return self.transformer.encoder.compute_position_bias(hidden) if self.mpnet else None
 
     def pooled(self, states: list[torch.Tensor]) -> torch.Tensor:
         """(len(states), hidden) unit vectors: the top layers over each text's token states, mean-pooled."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError
 from baselines.export.harness import Export, task_config, write_documents, write_yaml
-from baselines.tasks.scalr.prompts import PROMPTS, scalr_document
+from baselines.tasks.scalr.prompts import scalr_document
 
 
 # --prompt -> the documents file, the (log-likelihood, generation) task names, the generation prompt's field, a note
@@ -24,8 +24,8 @@ VARIANTS = {
 def lm_eval_writer(prompt: str | None = None):
     """The task record's export hook: `prompt` (--prompt) is ours (the default) or legalbench."""
     prompt = prompt or "ours"
-    if prompt not in PROMPTS:
-        raise BaselinesError(f"unknown --prompt {prompt!r} for scalr; valid: {', '.join(PROMPTS)}")
+    if prompt not in VARIANTS:
+        raise BaselinesError(f"unknown --prompt {prompt!r} for scalr; valid: {', '.join(VARIANTS)}")
     return partial(write_prompt_tasks, prompt)
 
 

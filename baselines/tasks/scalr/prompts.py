@@ -22,7 +22,6 @@ from baselines.export.prompts import gold_fields, option_lines
 
 LETTERS = "ABCDE"
 DIGITS = "01234"
-PROMPTS = ("ours", "legalbench")
 _FIELD = re.compile(r"\{(question|choice_[0-4])\}")
 
 SCALR_INTRO = ("Below is a question presented to the U.S. Supreme Court and five holdings, each written as "
@@ -40,7 +39,7 @@ def continuation_openers() -> tuple[str, ...]:
 
 
 def scalr_document(item: ChoiceItem, prompt: str = "ours") -> dict:
-    """A SCALR question as a harness document in the prompt called `prompt` (one of PROMPTS)."""
+    """A SCALR question as a harness document in the prompt called `prompt` (ours or legalbench)."""
     if len(item.choices) != len(LETTERS):
         raise BaselinesError(f"SCALR question {item.id} has {len(item.choices)} choices; expected 5")
     if prompt == "legalbench":
