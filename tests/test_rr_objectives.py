@@ -227,3 +227,18 @@ def test_tuned_tagger_weights_the_rare_roles_by_default_and_the_frozen_one_does_
     assert tuned["rare_weight"] == 1.0
     assert tuned["class_weights"][1] > tuned["class_weights"][0]  # the rarer label counts for more
     assert loss_weighting(ys, 2, BiLstmCrfTagger().rare_weight) == {}
+
+
+def test_transition_prior_is_the_smoothed_log_probability_of_the_training_sequences():
+    from torchcrf import CRF
+
+    from baselines.tasks.rr.trainer import set_transition_prior
+
+    crf = CRF(3, batch_first=True)
+    set_transition_prior(crf, [np.array([0, 1, 1]), np.array([0, 2]), np.array([], dtype=np.int64)])
+    transitions = torch.exp(crf.transitions).detach().numpy()
+    assert np.allclose(transitions.sum(axis=1), 1.0)
+    assert np.allclose(transitions[0], [1 / 5, 2 / 5, 2 / 5])  # 0->1 and 0->2 once each, plus one per pair
+    assert np.allclose(transitions[1], [1 / 4, 2 / 4, 1 / 4])
+    assert np.allclose(torch.exp(crf.start_transitions).detach().numpy(), [3 / 5, 1 / 5, 1 / 5])
+    assert np.allclose(torch.exp(crf.end_transitions).detach().numpy(), [1 / 5, 2 / 5, 2 / 5])

@@ -27,6 +27,7 @@ from baselines.tasks.rr.common import (check_objective_weights, check_predictabl
                                        label_ids, labelled_documents, load_tagger_files, save_tagger_files,
                                        split_documents, training_labels)
 from baselines.tasks.rr.features import sentence_features, sentence_texts
+from baselines.tasks.rr.structure import structure_features
 from baselines.tasks.rr.joint_training import SCHEDULES
 from baselines.tasks.rr.network import NetworkShape
 from baselines.tasks.rr.objectives import checked_weight
@@ -54,6 +55,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     piece_len: int = 64  # sentences per document piece in a tuning step
     batch_pieces: int = 2  # pieces per tuning step
     surface_features: bool = True
+    structure_features: bool = False  # paragraphs, headings and quotations around the sentence (structure.py)
     val_fraction: float = 0.1  # documents carved from train for early stopping and the best epoch
     max_train_len: int = 400  # stage 1: longer documents are cut into pieces of this many sentences
     encode_batch_size: int = 64
@@ -141,9 +143,13 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         return EncodedDocuments(states, [self._surface(d) for d in docs], label_ids(docs, self.labels_))
 
     def _surface(self, doc: Document) -> np.ndarray:
+        """(n_sentences, k) the surface and structure features the settings ask for (k may be 0)."""
+        blocks = [np.zeros((len(doc.sentences), 0), dtype=np.float32)]
         if self.surface_features:
-            return sentence_features(doc)
-        return np.zeros((len(doc.sentences), 0), dtype=np.float32)
+            blocks.append(sentence_features(doc))
+        if self.structure_features:
+            blocks.append(structure_features(doc))
+        return np.hstack(blocks)
 
     def _stage_one_sequences(self, feats: list[np.ndarray], labels: list[np.ndarray], val_set) -> Sequences:
         xs, ys = cut_sequences(feats, labels, self.max_train_len)

@@ -1,5 +1,6 @@
 """Sentence features of the BiLSTM-CRF tagger: a frozen sentence embedding, position and surface cues,
-and optionally a TF-IDF vector reduced by SVD (fit on the training documents, explicitly)."""
+and optionally the judgment's layout around the sentence (structure.py) and a TF-IDF vector reduced by SVD
+(fit on the training documents, explicitly)."""
 from __future__ import annotations
 
 import math
@@ -12,6 +13,7 @@ from baselines.tasks.rr.data import Document, model_input
 from baselines.core.params import OneOf
 from baselines.encoders.onnx_backend import BACKENDS, DEFAULT_BACKEND
 from baselines.methods.blocks import apply_flat
+from baselines.tasks.rr.structure import STRUCTURE_NAMES, structure_features
 
 LEXICAL = [  # (name, pattern searched in the lower-cased sentence)
     ("citation", r"\(\d{4}\)|\[\d{4}\]|\bscc\b|\bair\b|\bscr\b|\bv\.|\bvs\.?\b"),
@@ -45,6 +47,7 @@ class FeatureSettings:
     surface_features: bool = True  # relative position, length, casing and a few legal cue words
     tfidf_dims: int = 0  # > 0: also a TF-IDF n-gram vector reduced to this many SVD dimensions (fit on train)
     neighbour_context: bool = False  # also embed each sentence between its neighbours ('prev [SEP] it [SEP] next')
+    structure_features: bool = False  # paragraphs, headings and quotations around the sentence (structure.py)
 
 
 def sentence_features(doc: Document) -> np.ndarray:
@@ -133,6 +136,8 @@ def feature_names(settings) -> list[str]:
         names.append("context_embedding")
     if getattr(settings, "surface_features", True):
         names += FEATURE_NAMES
+    if getattr(settings, "structure_features", False):
+        names += STRUCTURE_NAMES
     if getattr(settings, "tfidf_dims", 0) > 0:
         names.append(f"tfidf_svd[{settings.tfidf_dims}]")
     return names
@@ -148,6 +153,8 @@ def document_features(docs: list[Document], settings: FeatureSettings, projectio
         parts.append(embed_documents(docs, *embed_args, texts_of=context_texts))
     if settings.surface_features:
         parts.append([sentence_features(d) for d in docs])
+    if settings.structure_features:
+        parts.append([structure_features(d) for d in docs])
     if projection is not None:
         parts.append(projection.transform(docs))
     return [np.hstack(blocks).astype(np.float32) for blocks in zip(*parts)]

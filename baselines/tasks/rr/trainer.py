@@ -33,6 +33,7 @@ class TrainingSettings:
     decay_patience: int = 2
     predict_batch_docs: int = 8  # documents decoded at a time (validation and prediction)
     rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (objectives.py) with this weight
+    transition_prior: bool = False  # start the CRF at the training labels' log transition probabilities
 
 
 @dataclass
@@ -58,6 +59,8 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
                                                            patience=settings.decay_patience) \
         if settings.lr_decay < 1.0 else None
     rng = np.random.default_rng(seed)
+    if settings.transition_prior:
+        set_transition_prior(model.crf, data.ys)
     weighting = loss_weighting(data.ys, model.crf.num_tags, settings.rare_weight)
     history, best, best_state, waited = [], -float("inf"), None, 0
     for epoch in bar(range(1, settings.max_epochs + 1), desc=f"training tagger (seed {seed})", unit="epoch",
@@ -77,6 +80,23 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
                 break
     model.load_state_dict(best_state)
     return history
+
+
+def set_transition_prior(crf, ys: list[np.ndarray]) -> None:
+    """Set the CRF's start, transition and end scores to the log-probabilities of the training label
+    sequences `ys` (add-one smoothed), in place of torchcrf's small random start."""
+    import torch
+
+    n = crf.num_tags
+    starts, ends, pairs = np.ones(n), np.ones(n), np.ones((n, n))
+    for y in filter(len, ys):
+        starts[y[0]] += 1
+        ends[y[-1]] += 1
+        np.add.at(pairs, (y[:-1], y[1:]), 1)
+    with torch.no_grad():
+        crf.start_transitions.copy_(torch.from_numpy(np.log(starts / starts.sum())))
+        crf.end_transitions.copy_(torch.from_numpy(np.log(ends / ends.sum())))
+        crf.transitions.copy_(torch.from_numpy(np.log(pairs / pairs.sum(axis=1, keepdims=True))))
 
 
 def loss_weighting(ys: list[np.ndarray], n_labels: int, rare_weight: float) -> dict:
