@@ -56,14 +56,17 @@ class Method:
     def save(self, folder: Path, extra: dict | None = None, records: dict | None = None) -> Path:
         """Write config.json, the fitted state and `records` (file name -> JSON document, such as the digests of
         the items it was fit on) into `folder`, atomically replacing it: only a model folder (one that holds
-        config.json) or an empty one is replaced, and never through a symbolic link."""
+        config.json) or an empty one is replaced, and never through a symbolic link. A model folder that the
+        state holds (an ensemble's member) gets the records too, so it is checked as its own model when it is
+        evaluated alone."""
         folder = Path(folder)
         with atomic_path(folder, marker="config.json") as tmp:
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
-            for name, document in (records or {}).items():
-                write_json(tmp / name, document)
             self.save_state(tmp)
+            for model_folder in [tmp, *nested_model_folders(tmp)]:
+                for name, document in (records or {}).items():
+                    write_json(model_folder / name, document)
             bundle_encoders(self, tmp)
         return folder
 
@@ -99,3 +102,9 @@ def saved_class(target: str, where: Path) -> type:
 def params_of(config_class: type, method) -> object:
     """A `config_class` dataclass filled from the same-named parameters of `method`."""
     return config_class(**{f.name: getattr(method, f.name) for f in dataclasses.fields(config_class)})
+
+
+def nested_model_folders(folder: Path) -> list[Path]:
+    """The model folders (config.json naming a method) directly inside `folder`: an ensemble's members, not a
+    bundled encoder's folder."""
+    return [config.parent for config in sorted(folder.glob("*/config.json")) if "method" in read_json(config)]

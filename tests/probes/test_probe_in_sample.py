@@ -236,3 +236,25 @@ def test_real_caselawqa_test_split_is_not_refused_for_shared_boilerplate_opinion
     run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
     result, _ = run_module.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
     assert result.meta["train_overlap"]["checked"] and result.meta["train_overlap"]["overlapping"] == 0
+
+
+def test_an_ensembles_member_folders_carry_the_digests_of_the_items_it_was_fit_on(tmp_path):
+    """A member folder evaluated alone (`--model .../member-1`) is checked as its own model, not as one saved
+    without digests."""
+    import dataclasses
+
+    from baselines.methods.base import Method
+
+    @dataclasses.dataclass
+    class TwoMembers(Method):
+        def save_state(self, folder):
+            for k in range(2):
+                (folder / f"member-{k}").mkdir()
+                (folder / f"member-{k}" / "config.json").write_text('{"method": "one-member"}')
+            (folder / "encoder").mkdir()  # a bundled encoder's folder: not a model folder of ours
+            (folder / "encoder" / "config.json").write_text('{"model_type": "bert"}')
+
+    TwoMembers().save(tmp_path / "model", records={"fit_items.json": {"digests": "ab"}})
+    for folder in ("model", "model/member-0", "model/member-1"):
+        assert json.loads((tmp_path / folder / "fit_items.json").read_text()) == {"digests": "ab"}
+    assert not (tmp_path / "model" / "encoder" / "fit_items.json").exists()

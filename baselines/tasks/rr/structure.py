@@ -50,7 +50,8 @@ def quotation_marks(doc: Document) -> list[tuple[bool, bool, bool]]:
         inside = depth > 0
         for char in text:
             if char == OPENING or (char == STRAIGHT and depth == 0):
-                depth, opened_at = (depth + 1, i) if depth == 0 else (depth + 1, opened_at)
+                opened_at = i if depth == 0 else opened_at
+                depth += 1
             elif char in (CLOSING, STRAIGHT) and depth:
                 depth -= 1
         marks.append((inside, text[:1] in (OPENING, STRAIGHT), text.rstrip(".,;: ")[-1:] in (CLOSING, STRAIGHT)))
