@@ -65,9 +65,9 @@ def test_structure_features_are_a_block_of_their_own():
 
 def test_tuned_tagger_puts_the_structure_block_after_the_surface_features():
     from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
-    from baselines.tasks.rr.features import sentence_features
+    from baselines.tasks.rr.features import handmade_features, sentence_features
 
     document = judgment()
-    both = FineTunedTagger(structure_features=True)._surface(document)
+    both = handmade_features(document, FineTunedTagger(structure_features=True))
     assert np.array_equal(both, np.hstack([sentence_features(document), structure_features(document)]))
-    assert FineTunedTagger(surface_features=False)._surface(document).shape == (8, 0)
+    assert handmade_features(document, FineTunedTagger(surface_features=False)).shape == (8, 0)

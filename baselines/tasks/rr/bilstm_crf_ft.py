@@ -26,8 +26,7 @@ from baselines.methods.blocks import apply_flat
 from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
                                        label_ids, labelled_documents, load_tagger_files, save_tagger_files,
                                        split_documents, training_labels)
-from baselines.tasks.rr.features import sentence_features, sentence_texts
-from baselines.tasks.rr.structure import structure_features
+from baselines.tasks.rr.features import handmade_features, sentence_texts
 from baselines.tasks.rr.joint_training import SCHEDULES
 from baselines.tasks.rr.network import NetworkShape
 from baselines.tasks.rr.objectives import checked_weight
@@ -140,16 +139,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         with progress_bar(total=sum(map(len, texts)), desc="encoding sentences (frozen layers)",
                           unit="sentence") as bar:
             states = apply_flat(lambda flat: self.encoder_.lower_states(flat, self.encode_batch_size, bar), texts)
-        return EncodedDocuments(states, [self._surface(d) for d in docs], label_ids(docs, self.labels_))
-
-    def _surface(self, doc: Document) -> np.ndarray:
-        """(n_sentences, k) the surface and structure features the settings ask for (k may be 0)."""
-        blocks = [np.zeros((len(doc.sentences), 0), dtype=np.float32)]
-        if self.surface_features:
-            blocks.append(sentence_features(doc))
-        if self.structure_features:
-            blocks.append(structure_features(doc))
-        return np.hstack(blocks)
+        return EncodedDocuments(states, [handmade_features(d, self) for d in docs], label_ids(docs, self.labels_))
 
     def _stage_one_sequences(self, feats: list[np.ndarray], labels: list[np.ndarray], val_set) -> Sequences:
         xs, ys = cut_sequences(feats, labels, self.max_train_len)
@@ -175,7 +165,7 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
     def features_from_states(self, records: list[Document], states: list[list]) -> list[np.ndarray]:
         """Per document, (n_sentences, n_features) float32: the tuned top layers' vectors and surface features."""
         vectors = apply_flat(lambda flat: self.encoder_.top_vectors(flat, self.encode_batch_size), states)
-        return [np.hstack([block, self._surface(doc)]).astype(np.float32) for doc, block in zip(records, vectors)]
+        return [np.hstack([block, handmade_features(doc, self)]).astype(np.float32) for doc, block in zip(records, vectors)]
 
     def save_state(self, folder: Path) -> None:
         save_tagger_files(self, folder)

@@ -69,6 +69,16 @@ def sentence_features(doc: Document) -> np.ndarray:
     return rows
 
 
+def handmade_features(doc: Document, settings) -> np.ndarray:
+    """(n_sentences, k) the surface and structure features `settings` switch on, in that order (k may be 0)."""
+    blocks = [np.zeros((len(doc.sentences), 0), dtype=np.float32)]
+    if getattr(settings, "surface_features", True):
+        blocks.append(sentence_features(doc))
+    if getattr(settings, "structure_features", False):
+        blocks.append(structure_features(doc))
+    return np.hstack(blocks)
+
+
 def sentence_texts(doc: Document) -> list[str]:
     """What the encoder reads for each sentence of `doc`."""
     return [model_input(s.text) or "." for s in doc.sentences]
@@ -151,10 +161,7 @@ def document_features(docs: list[Document], settings: FeatureSettings, projectio
     parts = [embed_documents(docs, *embed_args)]
     if settings.neighbour_context:
         parts.append(embed_documents(docs, *embed_args, texts_of=context_texts))
-    if settings.surface_features:
-        parts.append([sentence_features(d) for d in docs])
-    if settings.structure_features:
-        parts.append([structure_features(d) for d in docs])
+    parts.append([handmade_features(d, settings) for d in docs])
     if projection is not None:
         parts.append(projection.transform(docs))
     return [np.hstack(blocks).astype(np.float32) for blocks in zip(*parts)]
