@@ -15,12 +15,12 @@ from baselines.tasks.rr.data import Document
 from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method, params_of
 from baselines.methods.plain_state import load_state_file, save_plain
-from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
-                                       label_ids, labelled_documents, load_tagger_files, save_tagger_files,
-                                       split_indexes, training_labels)
+from baselines.tasks.rr.common import (check_objective_weights, check_predictable, check_refit, cut_sequences,
+                                       decoded_rows, label_ids, labelled_documents, load_tagger_files,
+                                       save_tagger_files, split_indexes, training_labels)
 from baselines.tasks.rr.features import FeatureSettings, TfidfProjection, document_features
 from baselines.tasks.rr.network import NetworkShape
-from baselines.tasks.rr.trainer import Sequences, TrainingSettings
+from baselines.tasks.rr.trainer import Sequences, TrainingSettings, chosen_rates, with_validation_documents
 
 
 @dataclass
@@ -45,6 +45,7 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
         from baselines.tasks.rr.ensemble import MemberPlan, fit_ensemble
 
         check_objective_weights(self)
+        check_refit(self, val)
         started = time.time()
         docs = labelled_documents(train, self.name)
         self.labels_ = training_labels(docs, self.name)
@@ -52,12 +53,14 @@ class BiLstmCrfTagger(TrainingSettings, NetworkShape, FeatureSettings, Method):
         data, n_train = self._sequences(docs, val)
         self.n_features_ = int(data.xs[0].shape[1])
         plan = MemberPlan(self.n_features_, len(self.labels_), params_of(NetworkShape, self),
-                          params_of(TrainingSettings, self), self.torch_threads)
+                          params_of(TrainingSettings, self), self.torch_threads,
+                          refit=with_validation_documents(data, self.max_train_len, self.name) if self.refit else None)
         self.model_, self.history_ = fit_ensemble(data, plan, self._seeds(), self.workers)
         self.train_info_ = {"documents": len(docs), "loader_notes": list(getattr(train, "notes", [])),
                             "train_documents": n_train, "val_documents": len(data.val_xs),
                             "fit_seconds": round(time.time() - started, 2),
-                            "best_epochs": [max(h, key=lambda e: e["val_weighted_f1"])["epoch"] for h in self.history_]}
+                            "best_epochs": [len(chosen_rates(h)) for h in self.history_],
+                            **({"refit_documents": n_train + len(data.val_xs)} if self.refit else {})}
         return self
 
     def _sequences(self, docs: list[Document], val) -> tuple[Sequences, int]:

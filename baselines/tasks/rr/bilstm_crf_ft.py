@@ -23,9 +23,9 @@ from baselines.core.params import OneOf, Range
 from baselines.core.progress import bar as progress_bar
 from baselines.methods.base import Method, params_of
 from baselines.methods.blocks import apply_flat
-from baselines.tasks.rr.common import (check_objective_weights, check_predictable, cut_sequences, decoded_rows,
-                                       label_ids, labelled_documents, load_tagger_files, save_tagger_files,
-                                       split_documents, training_labels)
+from baselines.tasks.rr.common import (check_objective_weights, check_predictable, check_refit, cut_sequences,
+                                       decoded_rows, label_ids, labelled_documents, load_tagger_files,
+                                       save_tagger_files, split_documents, training_labels)
 from baselines.tasks.rr.features import handmade_features, sentence_texts
 from baselines.tasks.rr.joint_training import SCHEDULES
 from baselines.tasks.rr.network import NetworkShape
@@ -74,14 +74,18 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
             self.encoder_ = self._new_encoder(self.encoder)
             fit_set, val_set = self._documents(fit_docs), self._documents(val_docs)
             kept_epoch = self.fit_encoded(fit_set, val_set)
+            if self.refit:
+                self.refit_encoded(fit_set.joined(val_set), kept_epoch)
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
-                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept_epoch}
+                            "fit_seconds": round(time.time() - started, 2), "kept_tuning_epoch": kept_epoch,
+                            **({"refit_documents": len(fit_docs) + len(val_docs)} if self.refit else {})}
         return self
 
     def training_documents(self, train: list[Document], val) -> tuple[list, list, list]:
         """(labelled training documents, fitting documents, validation documents), after the settings are checked
         and `labels_` is set from the training documents."""
         self.check_settings()
+        check_refit(self, val)
         docs = labelled_documents(train, self.name)
         self.labels_ = training_labels(docs, self.name)
         return (docs, *self.fitting_split(docs, val))
@@ -120,6 +124,32 @@ class FineTunedTagger(TrainingSettings, NetworkShape, Method):
         self.model_.eval()
         self.history_ = {"frozen": frozen_history, "tuned": tuned.history}
         return tuned.kept_epoch
+
+    def refit_encoded(self, every_set, kept_epoch: int | str) -> None:
+        """Train a new encoder top and tagger from the same seed on `every_set` (the fitting and validation
+        documents, through the frozen layers) with no validation: stage 1 for the epochs and learning rates it
+        chose, then the joint stage up to the epoch it kept (the mean of the same epochs; none when it kept the
+        frozen start). `history_` gains 'refit_frozen' and 'refit_tuned'."""
+        import dataclasses
+
+        import torch
+
+        from baselines.tasks.rr.joint_training import EncodedDocuments, JointSettings, tune_jointly
+        from baselines.tasks.rr.network import new_tagger
+        from baselines.tasks.rr.trainer import chosen_rates, refit_tagger
+
+        torch.manual_seed(self.seed)
+        self.encoder_ = self._new_encoder(self.encoder)
+        self.model_ = new_tagger(self.n_features_, len(self.labels_), params_of(NetworkShape, self))
+        no_validation = EncodedDocuments([], [], [])
+        data = self._stage_one_sequences(every_set.all_features(self.encoder_), every_set.labels, no_validation)
+        self.history_["refit_frozen"] = refit_tagger(self.model_, data, self, self.seed,
+                                                     chosen_rates(self.history_["frozen"]), progress=True)
+        epochs = 0 if kept_epoch == 0 else kept_epoch if isinstance(kept_epoch, int) else self.tune_epochs
+        settings = dataclasses.replace(params_of(JointSettings, self), tune_epochs=epochs)
+        self.history_["refit_tuned"] = tune_jointly(self.encoder_, self.model_, every_set, no_validation,
+                                                    settings).history if epochs else []
+        self.model_.eval()
 
     def _new_encoder(self, folder):
         from baselines.encoders.names import resolve_encoder

@@ -80,6 +80,13 @@ def _document_rows(doc: Document, labels: tuple[str, ...], predicted: list[int],
     return rows
 
 
+def check_refit(method, val) -> None:
+    """Refuse refit=true before any work when no validation documents would choose the epochs it repeats."""
+    if getattr(method, "refit", False) and not val and method.val_fraction <= 0:
+        raise BaselinesError(f"{method.name}: refit=true needs validation documents to choose the epochs it "
+                             "repeats; set val_fraction above 0")
+
+
 def split_indexes(n: int, fraction: float, seed: int) -> tuple[list[int], list[int]]:
     """(fitting, validation) indexes of n training documents: a seeded `fraction` held out (none below 4)."""
     order = np.random.default_rng(seed).permutation(n).tolist()

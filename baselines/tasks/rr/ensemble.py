@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 
 from baselines.tasks.rr.network import Ensemble, NetworkShape, new_tagger, torch_threads
-from baselines.tasks.rr.trainer import Sequences, TrainingSettings, train_tagger
+from baselines.tasks.rr.trainer import Sequences, TrainingSettings, chosen_rates, refit_tagger, train_tagger
 
 log = logging.getLogger(__name__)
 
@@ -20,16 +20,23 @@ class MemberPlan:
     shape: NetworkShape
     settings: TrainingSettings
     threads: int  # torch threads while training (the encoder used every core before)
+    refit: Sequences | None = None  # with settings.refit: every training document, to train again on
 
 
 def fit_member(data: Sequences, plan: MemberPlan, seed: int, progress: bool = False) -> tuple:
-    """One tagger trained from `seed`: (model, epoch history)."""
+    """One tagger trained from `seed`: (model, epoch history). With a refit, the model is a second tagger
+    trained from the same seed on plan.refit for the epochs the first chose, whose epochs the history ends with."""
     import torch
 
     with torch_threads(plan.threads):
         torch.manual_seed(seed)
         tagger = new_tagger(plan.n_features, plan.n_labels, plan.shape)
-        return tagger, train_tagger(tagger, data, plan.settings, seed, progress)
+        history = train_tagger(tagger, data, plan.settings, seed, progress)
+        if plan.refit is None:
+            return tagger, history
+        torch.manual_seed(seed)
+        tagger = new_tagger(plan.n_features, plan.n_labels, plan.shape)
+        return tagger, history + refit_tagger(tagger, plan.refit, plan.settings, seed, chosen_rates(history), progress)
 
 
 def fit_ensemble(data: Sequences, plan: MemberPlan, seeds: list[int], workers: int) -> tuple[Ensemble, list]:

@@ -75,6 +75,10 @@ class EncodedDocuments:
         vectors = encoder.pooled(self.states[i][begin:end])
         return torch.cat([vectors, torch.from_numpy(self.surface[i][begin:end])], dim=1)
 
+    def joined(self, other: "EncodedDocuments") -> "EncodedDocuments":
+        """These documents followed by `other`'s."""
+        return EncodedDocuments(self.states + other.states, self.surface + other.surface, self.labels + other.labels)
+
     def all_features(self, encoder) -> list[np.ndarray]:
         """Every document's features as arrays, without gradients."""
         encoder.eval()

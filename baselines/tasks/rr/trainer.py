@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from baselines.core.errors import BaselinesError
 from baselines.core.params import Range
 from baselines.core.progress import bar
+from baselines.tasks.rr.common import cut_sequences
 from baselines.tasks.rr.network import batches, decode_documents
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class TrainingSettings:
     predict_batch_docs: int = 8  # documents decoded at a time (validation and prediction)
     rare_weight: float = 0.0  # > 0: class-weighted emission cross-entropy (objectives.py) with this weight
     transition_prior: bool = False  # start the CRF at the training labels' log transition probabilities
+    refit: bool = False  # then train again on every training document, validation ones too (refit_tagger)
 
 
 @dataclass
@@ -58,15 +61,13 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
     scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=settings.lr_decay,
                                                            patience=settings.decay_patience) \
         if settings.lr_decay < 1.0 else None
-    rng = np.random.default_rng(seed)
-    if settings.transition_prior:
-        set_transition_prior(model.crf, data.ys)
-    weighting = loss_weighting(data.ys, model.crf.num_tags, settings.rare_weight)
+    rng, weighting = _start(model, data, settings, seed)
     history, best, best_state, waited = [], -float("inf"), None, 0
     for epoch in bar(range(1, settings.max_epochs + 1), desc=f"training tagger (seed {seed})", unit="epoch",
                      enabled=progress):
+        rate = optimizer.param_groups[0]["lr"]
         loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
-        entry = {"epoch": epoch, "loss": loss,
+        entry = {"epoch": epoch, "lr": rate, "loss": loss,
                  "val_weighted_f1": validation_score(model, data, settings.predict_batch_docs, loss)}
         history.append(entry)
         if scheduler is not None:
@@ -79,6 +80,50 @@ def train_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, 
             if waited >= settings.patience:
                 break
     model.load_state_dict(best_state)
+    return history
+
+
+def _start(model, data: Sequences, settings: TrainingSettings, seed: int) -> tuple[np.random.Generator, dict]:
+    """(the batch-order generator, the loss weighting) of a training run; sets the transition prior if asked."""
+    if settings.transition_prior:
+        set_transition_prior(model.crf, data.ys)
+    return np.random.default_rng(seed), loss_weighting(data.ys, model.crf.num_tags, settings.rare_weight)
+
+
+def chosen_rates(history: list[dict]) -> list[float]:
+    """The learning rate of every epoch of a validated run up to the one it kept (the first best validation
+    score): the epochs, and learning-rate steps, a refit repeats."""
+    scored = [entry for entry in history if "val_weighted_f1" in entry]
+    kept = max(range(len(scored)), key=lambda k: scored[k]["val_weighted_f1"])
+    return [entry["lr"] for entry in scored[:kept + 1]]
+
+
+def with_validation_documents(data: Sequences, max_len: int, method: str) -> Sequences:
+    """What a refit trains on: the training pieces and the validation documents (cut into pieces of `max_len`
+    sentences as training documents are), with no validation documents."""
+    if not data.val_xs:
+        raise BaselinesError(f"{method}: refit=true needs validation documents to choose the epochs it repeats "
+                             "(val_fraction is 0)")
+    xs, ys = cut_sequences(data.val_xs, data.val_ys, max_len)
+    return Sequences(data.xs + xs, data.ys + ys)
+
+
+def refit_tagger(model, data: Sequences, settings: TrainingSettings, seed: int, rates: list[float],
+                 progress: bool = False) -> list[dict]:
+    """Train a new `model` on data.xs for len(rates) epochs, epoch k at learning rate rates[k], with no
+    validation (what chosen_rates read from a validated run); returns the epoch history, marked 'refit'."""
+    import torch
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=rates[0], weight_decay=settings.weight_decay)
+    rng, weighting = _start(model, data, settings, seed)
+    history = []
+    for epoch, rate in enumerate(bar(rates, desc=f"refitting tagger (seed {seed})", unit="epoch",
+                                     enabled=progress), start=1):
+        for group in optimizer.param_groups:
+            group["lr"] = rate
+        loss = round(train_epoch(model, optimizer, data, settings.batch_docs, rng, weighting), 4)
+        history.append({"epoch": epoch, "lr": rate, "loss": loss, "refit": True})
+        log.info("seed %s refit epoch %s: loss %s", seed, epoch, loss)
     return history
 
 

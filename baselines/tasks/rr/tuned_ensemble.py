@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from baselines.core.errors import BaselinesError
 from baselines.core.params import Range
 from baselines.core.progress import say
 from baselines.methods.base import Method
@@ -48,6 +49,12 @@ class TunedEnsemble(FineTunedTagger):
         self.train_info_ = {"documents": len(docs), "train_documents": len(fit_docs), "val_documents": len(val_docs),
                             "fit_seconds": round(time.time() - started, 2), "kept_tuning_epochs": kept, **scores}
         return self
+
+    def check_settings(self) -> None:
+        super().check_settings()
+        if self.refit:
+            raise BaselinesError(f"{self.name}: refit=true is not available for an ensemble (its members are "
+                                 "weighed on the validation documents); refit is an option of bilstm-crf-ft")
 
     def _fit_members(self, fit_docs: list[Document], val_docs: list[Document]) -> tuple[list, list, object]:
         """(fitted members, the tuning epoch each kept, the validation documents through the frozen layers); the
