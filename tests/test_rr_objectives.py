@@ -192,6 +192,7 @@ def test_joint_stage_without_validation_documents_keeps_the_last_epoch(monkeypat
     result, scored, final = tuned_with_scores(monkeypatch, [0.5, 0.9, 0.8, 0.1], average_from=0,
                                               with_validation=False)
     assert result.kept_epoch == 3 and same_weights(final, scored[3])
+    assert [set(entry) for entry in result.history] == [{"epoch"}] + [{"epoch", "loss"}] * 3  # nothing to score
 
 
 @pytest.mark.parametrize("mean_score, kept", [(0.8, 0), (0.9, "mean 2-3"), (0.95, "mean 2-3")])

@@ -80,6 +80,7 @@ def test_the_tuned_tagger_refits_both_stages_and_an_ensemble_refuses_to():
     history, kept = tagger.history_, tagger.train_info_["kept_tuning_epoch"]
     assert len(history["refit_frozen"]) == len(chosen_rates(history["frozen"]))
     assert (history["refit_tuned"] == []) == (kept == 0) and tagger.train_info_["refit_documents"] == 10
+    assert not any("val_weighted_f1" in entry for entry in history["refit_frozen"] + history["refit_tuned"])
     assert len(tagger.predict(docs[:1])) == 5
     with pytest.raises(BaselinesError, match="not available for an ensemble"):
         TunedEnsemble(refit=True).fit(docs)

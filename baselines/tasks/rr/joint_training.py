@@ -101,7 +101,7 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
     steps = -(-len(work) // settings.batch_pieces) * settings.tune_epochs
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings.tune_schedule, steps))
     best = _checkpoint(_score(encoder, tagger, val, settings), encoder, tagger, 0)
-    history = [{"epoch": 0, "val_weighted_f1": best.score}]
+    history = [_scored({"epoch": 0}, best.score, val)]
     averaging = settings.tune_average_from > 0 and settings.tune_epochs > 0
     average_from = min(settings.tune_average_from, settings.tune_epochs) if averaging else None
     average = WeightAverage()
@@ -113,7 +113,7 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
                           enabled=progress) as bar:
             loss = _epoch(encoder, tagger, scheduler, fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
-        history.append({"epoch": epoch, "loss": round(loss, 4), "val_weighted_f1": score})
+        history.append(_scored({"epoch": epoch, "loss": round(loss, 4)}, score, val))
         log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
         if average_from is not None and epoch >= average_from:
             average.add(encoder.top, tagger)
@@ -125,6 +125,11 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
     encoder.top.load_state_dict(best.encoder_top)
     tagger.load_state_dict(best.tagger)
     return TuningResult(history, best.epoch)
+
+
+def _scored(entry: dict, score: float, val: EncodedDocuments) -> dict:
+    """A history entry with its validation weighted F1, when there are validation documents to score."""
+    return {**entry, "val_weighted_f1": score} if val.states else entry
 
 
 def _checkpoint(score: float, encoder, tagger, epoch: int | str) -> Checkpoint:
@@ -163,7 +168,7 @@ def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val:
     encoder.top.load_state_dict(top)
     tagger.load_state_dict(tags)
     score = _score(encoder, tagger, val, settings)
-    history.append({"epoch": label, "val_weighted_f1": score})
+    history.append(_scored({"epoch": label}, score, val))
     log.info("%s: val weighted F1 %s", label, score)
     return start if val.states and start.score > score else Checkpoint(score, top, tags, label)
 
