@@ -84,3 +84,13 @@ def test_the_tuned_tagger_refits_both_stages_and_an_ensemble_refuses_to():
     assert len(tagger.predict(docs[:1])) == 5
     with pytest.raises(BaselinesError, match="not available for an ensemble"):
         TunedEnsemble(refit=True).fit(docs)
+
+
+def test_an_eval_without_its_model_names_the_train_command_with_the_same_config_and_overrides():
+    from baselines.runs.model_choice import train_command
+
+    assert train_command("rr", "bilstm-crf-ft", "bilstm-crf-ft-top6-refit", "bilstm-crf-ft-top6-refit", {}) == \
+        "baselines train rr --method bilstm-crf-ft --config bilstm-crf-ft-top6-refit"
+    assert train_command("rr", "bilstm-crf", "bilstm-crf-refit", None, {"refit": True}) == \
+        "baselines train rr --method bilstm-crf --set refit=true --name bilstm-crf-refit"
+    assert train_command("rr", "bilstm-crf", "bilstm-crf", None, None) == "baselines train rr --method bilstm-crf"

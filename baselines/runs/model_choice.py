@@ -67,12 +67,25 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
         raise BaselinesError(f"{folder} is not a model folder (no config.json)")
     method = method_from_params(choice.klass, params)
     if method.needs_fit:
-        encoder = (overrides or {}).get("encoder")
-        same = f" --encoder {encoder}" if encoder else f" --name {name}" if name and name != choice.method_name else ""
-        raise BaselinesError(f"no trained model in {folder}; run `baselines train {task.name} --method "
-                             f"{choice.method_name}{same}` first"
+        command = train_command(task.name, choice.method_name, name, config, overrides)
+        raise BaselinesError(f"no trained model in {folder}; run `{command}` first"
                              + (" or evaluate with --cv K" if task.train_split is None else ""))
     return method
+
+
+def train_command(task: str, method: str, name: str | None, config: Path | None, overrides: dict | None) -> str:
+    """The `baselines train` command that fits what an eval of the same options looks for: the method, its
+    --config and every override, and --name where it is not the default one (the config's name, else the
+    method's)."""
+    overrides = dict(overrides or {})
+    encoder = overrides.pop("encoder", None)
+    parts = [f"baselines train {task} --method {method}"] + ([f"--config {config}"] if config else [])
+    parts += [f"--set {key}={str(value).lower() if isinstance(value, bool) else value}"
+              for key, value in overrides.items()]
+    parts += [f"--encoder {encoder}"] if encoder else []
+    default_name = Path(config).stem if config else method
+    parts += [f"--name {name}"] if name and name != default_name and not encoder else []
+    return " ".join(parts)
 
 
 def check_saved_config(task: Task, folder: Path, config: Path | None, overrides: dict | None) -> None:
