@@ -1,6 +1,7 @@
 """The tagger's auxiliary objectives: label shift and class-weighted emissions, on toy data."""
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
@@ -188,11 +189,14 @@ def test_joint_stage_keeps_the_best_epoch_counting_the_frozen_start(monkeypatch,
     assert same_weights(final, scored[kept])  # ... and the kept epoch's weights are restored
 
 
-def test_joint_stage_without_validation_documents_keeps_the_last_epoch(monkeypatch):
-    result, scored, final = tuned_with_scores(monkeypatch, [0.5, 0.9, 0.8, 0.1], average_from=0,
-                                              with_validation=False)
+def test_joint_stage_without_validation_documents_keeps_the_last_epoch(monkeypatch, caplog):
+    with caplog.at_level(logging.INFO, logger="baselines.tasks.rr.joint_training"):
+        result, scored, final = tuned_with_scores(monkeypatch, [0.5, 0.9, 0.8, 0.1], average_from=0,
+                                                  with_validation=False)
     assert result.kept_epoch == 3 and same_weights(final, scored[3])
     assert [set(entry) for entry in result.history] == [{"epoch"}] + [{"epoch", "loss"}] * 3  # nothing to score
+    said = [record.getMessage() for record in caplog.records if "tuning epoch" in record.getMessage()]
+    assert len(said) == 3 and all(line.endswith("no validation documents") for line in said)
 
 
 @pytest.mark.parametrize("mean_score, kept", [(0.8, 0), (0.9, "mean 2-3"), (0.95, "mean 2-3")])

@@ -60,6 +60,29 @@ def test_a_refit_without_validation_documents_is_refused_before_any_work():
             method.fit(rr_documents(8))
 
 
+@pytest.mark.parametrize("method", ["bilstm-crf", "bilstm-crf-ft"])
+def test_a_config_asking_for_a_refit_without_validation_documents_is_refused_as_it_loads(method):
+    from baselines.core.config import resolve_config
+    from baselines.methods import method_class
+
+    klass = method_class("rr", method)
+    assert resolve_config(klass, "rr", method, overrides={"refit": True})["refit"] is True
+    with pytest.raises(BaselinesError, match="command-line overrides: refit must be false while val_fraction is 0"):
+        resolve_config(klass, "rr", method, overrides={"refit": True, "val_fraction": 0})
+    with pytest.raises(BaselinesError, match="refit must be true or false, got 1"):
+        resolve_config(klass, "rr", method, overrides={"refit": 1})
+
+
+def test_the_tuned_ensemble_refuses_refit_as_its_config_loads():
+    from baselines.core.config import resolve_config
+    from baselines.methods import method_class
+
+    klass = method_class("rr", "bilstm-crf-ft-ensemble")
+    assert resolve_config(klass, "rr", "bilstm-crf-ft-ensemble")["refit"] is False
+    with pytest.raises(BaselinesError, match="refit must be false .an ensemble's members are weighed"):
+        resolve_config(klass, "rr", "bilstm-crf-ft-ensemble", overrides={"refit": True})
+
+
 def test_the_frozen_tagger_refits_every_member_on_every_document():
     from baselines.tasks.rr.bilstm_crf import BiLstmCrfTagger
 
@@ -82,7 +105,7 @@ def test_the_tuned_tagger_refits_both_stages_and_an_ensemble_refuses_to():
     assert (history["refit_tuned"] == []) == (kept == 0) and tagger.train_info_["refit_documents"] == 10
     assert not any("val_weighted_f1" in entry for entry in history["refit_frozen"] + history["refit_tuned"])
     assert len(tagger.predict(docs[:1])) == 5
-    with pytest.raises(BaselinesError, match="not available for an ensemble"):
+    with pytest.raises(BaselinesError, match="refit=true is not available: an ensemble.s members are weighed"):
         TunedEnsemble(refit=True).fit(docs)
 
 

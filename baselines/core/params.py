@@ -68,6 +68,31 @@ class OneOf:
 
 
 @dataclass(frozen=True)
+class TrueNeeds:
+    """true or false, and true only while the parameter `other` is above 0 (`why`: what it is needed for)."""
+
+    other: str
+    why: str
+
+    def allowed(self, value, params: dict) -> str | None:
+        if not isinstance(value, bool):
+            return "true or false"
+        other = params.get(self.other)
+        return None if not value or (is_number(other) and other > 0) else \
+            f"false while {self.other} is {other!r} ({self.why})"
+
+
+@dataclass(frozen=True)
+class FalseOnly:
+    """A switch a method does not offer: false only (`why`: why not)."""
+
+    why: str
+
+    def allowed(self, value, params: dict) -> str | None:
+        return None if value is False else f"false ({self.why})"
+
+
+@dataclass(frozen=True)
 class Sklearn:
     """A value the method hands to a scikit-learn estimator as `parameter`: allowed by that estimator's own
     `_parameter_constraints`. `estimator` is 'module:Class', or a function of all the parameters that names it
@@ -96,7 +121,7 @@ class Each:
     """A list (candidates tried one by one, or one value per part), each value allowed by `rule`: at least
     `least` values, or `exactly` that many."""
 
-    rule: Range | NonZero | OneOf | Sklearn
+    rule: Range | NonZero | OneOf | TrueNeeds | FalseOnly | Sklearn
     least: int = 1
     exactly: int | None = None
 

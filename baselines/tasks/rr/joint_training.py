@@ -114,7 +114,7 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
             loss = _epoch(encoder, tagger, scheduler, fit, order, settings.batch_pieces, bar, weighting)
         score = _score(encoder, tagger, val, settings)
         history.append(_scored({"epoch": epoch, "loss": round(loss, 4)}, score, val))
-        log.info("tuning epoch %s: loss %.4f, val weighted F1 %s", epoch, loss, score)
+        log.info("tuning epoch %s: loss %.4f, %s", epoch, loss, _validation_text(score, val))
         if average_from is not None and epoch >= average_from:
             average.add(encoder.top, tagger)
         elif average_from is None and (score > best.score or not val.states):  # no validation: the last epoch
@@ -130,6 +130,11 @@ def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, 
 def _scored(entry: dict, score: float, val: EncodedDocuments) -> dict:
     """A history entry with its validation weighted F1, when there are validation documents to score."""
     return {**entry, "val_weighted_f1": score} if val.states else entry
+
+
+def _validation_text(score: float, val: EncodedDocuments) -> str:
+    """What a log line says of validation: the weighted F1, or that there are no validation documents."""
+    return f"val weighted F1 {score}" if val.states else "no validation documents"
 
 
 def _checkpoint(score: float, encoder, tagger, epoch: int | str) -> Checkpoint:
@@ -169,7 +174,7 @@ def _averaged_or_start(average: WeightAverage, label: str, encoder, tagger, val:
     tagger.load_state_dict(tags)
     score = _score(encoder, tagger, val, settings)
     history.append(_scored({"epoch": label}, score, val))
-    log.info("%s: val weighted F1 %s", label, score)
+    log.info("%s: %s", label, _validation_text(score, val))
     return start if val.states and start.score > score else Checkpoint(score, top, tags, label)
 
 

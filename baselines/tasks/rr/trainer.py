@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from baselines.core.errors import BaselinesError
-from baselines.core.params import Range
+from baselines.core.params import Range, TrueNeeds
 from baselines.core.progress import bar
 from baselines.tasks.rr.common import cut_sequences
 from baselines.tasks.rr.network import batches, decode_documents
@@ -24,6 +24,7 @@ class TrainingSettings:
     PARAMETER_RULES = {  # see baselines.core.params; weight_decay, decay_patience, rare_weight: at least 0
         "lr": Range(0, above=True), "lr_decay": Range(0, 1, above=True),
         **{name: Range(1) for name in ("batch_docs", "max_epochs", "patience", "predict_batch_docs")},
+        "refit": TrueNeeds("val_fraction", "a refit repeats the epochs its validation documents chose"),
     }
 
     lr: float = 0.002

@@ -18,13 +18,15 @@ from pathlib import Path
 import numpy as np
 
 from baselines.core.errors import BaselinesError
-from baselines.core.params import Range
+from baselines.core.params import FalseOnly, Range
 from baselines.core.progress import say
 from baselines.methods.base import Method
 from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 from baselines.tasks.rr.common import check_predictable, decoded_rows
 from baselines.tasks.rr.data import Document
 from baselines.tasks.rr.trainer import Sequences, validation_score
+
+REFIT_REFUSAL = "an ensemble's members are weighed on its validation documents; refit is an option of bilstm-crf-ft"
 
 
 @dataclass
@@ -33,7 +35,7 @@ class TunedEnsemble(FineTunedTagger):
 
     Parameters: those of `bilstm-crf-ft` (each member's; `seed` is the first member's), and `members`."""
 
-    PARAMETER_RULES = {"members": Range(1)}  # see baselines.core.params
+    PARAMETER_RULES = {"members": Range(1), "refit": FalseOnly(REFIT_REFUSAL)}  # see baselines.core.params
 
     members: int = 3  # taggers trained from seeds seed, seed+1, ...
 
@@ -53,8 +55,7 @@ class TunedEnsemble(FineTunedTagger):
     def check_settings(self) -> None:
         super().check_settings()
         if self.refit:
-            raise BaselinesError(f"{self.name}: refit=true is not available for an ensemble (its members are "
-                                 "weighed on the validation documents); refit is an option of bilstm-crf-ft")
+            raise BaselinesError(f"{self.name}: refit=true is not available: {REFIT_REFUSAL}")
 
     def _fit_members(self, fit_docs: list[Document], val_docs: list[Document]) -> tuple[list, list, object]:
         """(fitted members, the tuning epoch each kept, the validation documents through the frozen layers); the
