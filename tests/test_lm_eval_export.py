@@ -336,3 +336,34 @@ def test_scalr_in_legalbench_prompt_is_read_with_the_digits_it_offered(tmp_path,
     assert result.metrics["accuracy"] == pytest.approx(5 / 6) and result.coverage == 1.0
     with pytest.raises(BaselinesError, match="unknown --prompt 'helm' for scalr; valid: ours, legalbench"):
         export_lm_eval("scalr", data, tmp_path / "other", prompt="helm")
+
+
+def test_count_tokens_gives_each_run_the_mean_prompt_size_of_its_documents(tmp_path, monkeypatch):
+    from baselines.runs import llm_cost
+
+    monkeypatch.setattr(llm_cost, "token_counter", lambda: (len, "characters"))  # a token per character
+    plain = export_lm_eval("scalr", scalr_data(tmp_path / "data"), tmp_path / "plain")
+    assert plain.prompt_tokens == {} and "prompt tokens" not in (plain.folder / "README.md").read_text()
+    scalr = export_lm_eval("scalr", tmp_path / "data", tmp_path / "scalr", count_tokens=True)
+    documents = [json.loads(line) for line in (scalr.folder / "scalr_documents.jsonl").open()]
+    assert scalr.prompt_tokens == {run: sum(len(doc[field]) for doc in documents) / len(documents)
+                                   for run, field in (("scalr_mc", "prompt_mc"), ("scalr_generate", "prompt_generate"))}
+    assert scalr.prompt_size().startswith("prompt tokens per document, mean (characters): scalr_mc ")
+    assert scalr.prompt_size() in (scalr.folder / "README.md").read_text()
+
+    chosen = ["sc_authority", "sc_direction", "sc_state"]  # a group: the mean over the documents of its tasks
+    caselawqa = export_lm_eval("caselawqa", write_normalized(tmp_path / "cdata"), tmp_path / "caselawqa",
+                               max_chars=300, load_options={"subtasks": chosen}, count_tokens=True)
+    prompts = {Path(file).stem: [len(json.loads(line)["prompt"]) for line in (caselawqa.folder / file).open()]
+               for file in caselawqa.documents}
+    for group, members in (("caselawqa", chosen), ("caselawqa_mc", ["sc_authority", "sc_direction"])):
+        sizes = [size for name in members for size in prompts[name]]
+        assert caselawqa.prompt_tokens[group] == pytest.approx(sum(sizes) / len(sizes))
+
+
+def test_count_tokens_from_the_command_line(tmp_path):
+    data = scalr_data(tmp_path / "data")
+    said = CliRunner().invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out",
+                                    str(tmp_path / "out"), "--count-tokens", "--quiet"])
+    assert said.exit_code == 0, said.output
+    assert "prompt tokens per document, mean (" in said.output and "scalr_generate " in said.output

@@ -305,6 +305,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
                            prompt: Optional[str] = typer.Option(None, "--prompt", help="Whose prompt the documents use: " + option_help("--prompt")),
                            subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
                            force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write."),
+                           count_tokens: bool = typer.Option(False, "--count-tokens", help="Also count each run's prompt tokens (cl100k_base BPE, as the LLM cost estimate does) and say the mean per document."),
                            quiet: bool = Quiet):
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
     from baselines.export.lm_eval import EXTRA, commands, export_lm_eval, harness_installed
@@ -313,9 +314,10 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
     task_options(task, subtasks=subtasks)
     with silenced(quiet):
         export = export_lm_eval(task, data_dir, out, split=split, max_chars=max_chars, window=window,
-                                prompt=prompt, force=force, load_options=load_options(subtasks))
+                                prompt=prompt, force=force, load_options=load_options(subtasks),
+                                count_tokens=count_tokens)
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
-    for note in export.notes:
+    for note in export.notes + [export.prompt_size()] * bool(export.prompt_tokens):
         typer.echo(f"  {note}")
     for line in commands(export, data_dir):
         typer.echo(f"  {line}")

@@ -32,6 +32,8 @@ class Export:
     covers: dict[str, list[str]] = field(default_factory=dict)  # group -> the benchmark's subtasks it holds
     score_options: dict[str, str] = field(default_factory=dict)  # run name -> `baselines score` options
     notes: list[str] = field(default_factory=list)  # how the documents were made (cuts, windows)
+    prompt_tokens: dict[str, float] = field(default_factory=dict)  # run name -> mean tokens (--count-tokens)
+    tokens_counted_by: str = ""
 
     @property
     def n_documents(self) -> int:
@@ -40,6 +42,13 @@ class Export:
     def run_names(self) -> list[str]:
         """What to pass to `lm_eval --tasks`: the groups, else the tasks."""
         return list(self.groups) or self.tasks
+
+    def prompt_size(self) -> str:
+        """The runs' mean prompt tokens per document in one line, or '' when they were not counted."""
+        if not self.prompt_tokens:
+            return ""
+        sizes = ", ".join(f"{run} {tokens:,.1f}" for run, tokens in self.prompt_tokens.items())
+        return f"prompt tokens per document, mean ({self.tokens_counted_by}): {sizes}"
 
     def summary(self) -> str:
         """The tasks, or the groups with their sizes, in one line."""

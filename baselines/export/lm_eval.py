@@ -33,10 +33,11 @@ def harness_installed() -> bool:
 
 
 def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = None, force: bool = False,
-                   load_options: dict | None = None, **options) -> Export:
+                   load_options: dict | None = None, count_tokens: bool = False, **options) -> Export:
     """Write harness tasks for one split of a benchmark into `out` (all or nothing), with a manifest of the files.
 
-    `options` are the benchmark's own export options (e.g. max_chars for --max-chars; None: not given)."""
+    `options` are the benchmark's own export options (e.g. max_chars for --max-chars; None: not given);
+    `count_tokens`: also count each run's mean prompt tokens per document (Export.prompt_tokens)."""
     task = get_task(task_name)
     exporter = task.capability(LmEvalExport)
     if exporter is None:
@@ -57,6 +58,11 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
         step.note = f"{export.n_documents:,} documents"
         export.split, export.folder = split, out
         export.score_options = _score_options(task, split, export, bool((load_options or {}).get("subtasks")))
+        if count_tokens:
+            from baselines.export.prompt_size import prompt_tokens
+
+            step.note = f"{export.n_documents:,} documents, counting their prompts' tokens"
+            export.prompt_tokens, export.tokens_counted_by = prompt_tokens(tmp, out, export)
         inside(tmp, "README.md").write_text(readme(export, data_dir), encoding="utf-8")
         write_manifest(tmp)
         check_target(out, force)  # again, just before the swap: nothing of anyone else's came in meanwhile
@@ -100,7 +106,7 @@ Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 
 {groups or ''.join(f'- task `{t}`' + chr(10) for t in export.tasks)}
 {files}
-{''.join(f'- {note}' + chr(10) for note in export.notes)}
+{''.join(f'- {note}' + chr(10) for note in export.notes + [export.prompt_size()] if note)}
 Every document carries `id`, the item id of the benchmark's references, and its finished prompt
 (zero-shot). The YAML files read the documents by absolute path: export again if this folder moves.
 `{MANIFEST}` lists the files written here: exporting again with `--force` replaces them, and is
