@@ -47,6 +47,14 @@ def test_quotations_are_followed_across_sentences():
     assert column("closes_quote") == [0, 0, 0, 0, 0, 1, 0, 0]
 
 
+def test_a_quotation_closed_before_a_line_break_and_a_stray_period_is_closed():
+    text = 'It says "no transfer."\n .   Then more.'  # a sentence span of LegalEval's dev data ends so
+    first = text.index(" .") + 2
+    document = make_document("q", text, [(0, first, None), (first + 3, len(text), None)], "test")
+    closes = structure_features(document)[:, STRUCTURE_NAMES.index("closes_quote")]
+    assert closes.tolist() == [1, 0]
+
+
 def test_an_unclosed_straight_quote_stops_counting_after_forty_sentences():
     text = 'He said "this. ' + "Another sentence. " * 45
     sentences, spans, offset = ['He said "this.'] + ["Another sentence."] * 45, [], 0

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from baselines.tasks.rr.documents import Document
+from baselines.tasks.rr.documents import Document, model_input
 
 STRUCTURE_NAMES = ["para_start", "para_end", "para_rel", "in_para", "heading", "after_judgment_heading",
                    "after_headnote", "inside_quote", "opens_quote", "closes_quote"]
@@ -46,7 +46,7 @@ def quotation_marks(doc: Document) -> list[tuple[bool, bool, bool]]:
     for i, sentence in enumerate(doc.sentences):
         if depth and i - opened_at >= QUOTE_RESET:
             depth = 0
-        text = sentence.text.strip()
+        text = model_input(sentence.text)
         inside = depth > 0
         for char in text:
             if char == OPENING or (char == STRAIGHT and depth == 0):
@@ -67,7 +67,7 @@ def structure_features(doc: Document) -> np.ndarray:
     paragraph, in_paragraph, after_judgment, after_headnote = -1, 0, False, False
     for i, (sentence, quotes) in enumerate(zip(doc.sentences, quotation_marks(doc))):
         paragraph, in_paragraph = (paragraph + 1, 0) if starts[i] else (paragraph, in_paragraph + 1)
-        text = " ".join(sentence.text.split())
+        text = model_input(sentence.text)
         heading = is_heading(text)
         rows[i] = [starts[i], ends[i], paragraph / max(n_paragraphs - 1, 1), math.log1p(in_paragraph) / 4,
                    heading, after_judgment, after_headnote, *quotes]
