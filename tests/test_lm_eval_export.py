@@ -367,3 +367,10 @@ def test_count_tokens_from_the_command_line(tmp_path):
                                     str(tmp_path / "out"), "--count-tokens", "--quiet"])
     assert said.exit_code == 0, said.output
     assert "prompt tokens per document, mean (" in said.output and "scalr_generate " in said.output
+
+
+def test_a_group_of_one_task_is_said_so():
+    from baselines.export.harness import Export
+
+    export = Export("caselawqa", "test", Path("out"), ["a", "b", "c"], groups={"one": ["a"], "two": ["b", "c"]})
+    assert export.summary() == "one (1 task), two (2 tasks)"
