@@ -54,7 +54,8 @@ class Export:
         """The tasks, or the groups with their sizes, in one line."""
         if not self.groups:
             return ", ".join(self.tasks)
-        return ", ".join(f"{group} ({len(tasks)} task{'s' * (len(tasks) != 1)})" for group, tasks in self.groups.items())
+        return ", ".join(f"{group} ({len(tasks)} task{'s' * (len(tasks) != 1)})"
+                         for group, tasks in self.groups.items())
 
 
 def write_documents(folder: Path, file: str, documents: list[dict]) -> None:
