@@ -317,7 +317,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
                                 prompt=prompt, force=force, load_options=load_options(subtasks),
                                 count_tokens=count_tokens)
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
-    for note in export.notes + [export.prompt_size()] * bool(export.prompt_tokens):
+    for note in export.said():
         typer.echo(f"  {note}")
     for line in commands(export, data_dir):
         typer.echo(f"  {line}")

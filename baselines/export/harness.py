@@ -50,6 +50,11 @@ class Export:
         sizes = ", ".join(f"{run} {tokens:,.1f}" for run, tokens in self.prompt_tokens.items())
         return f"prompt tokens per document, mean ({self.tokens_counted_by}): {sizes}"
 
+    def said(self) -> list[str]:
+        """What the command and the folder's README say of the documents: the notes, and their prompts' size
+        when counted."""
+        return self.notes + ([self.prompt_size()] if self.prompt_tokens else [])
+
     def summary(self) -> str:
         """The tasks, or the groups with their sizes, in one line."""
         if not self.groups:

@@ -106,7 +106,7 @@ Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 
 {groups or ''.join(f'- task `{t}`' + chr(10) for t in export.tasks)}
 {files}
-{''.join(f'- {note}' + chr(10) for note in export.notes + [export.prompt_size()] if note)}
+{''.join(f'- {note}' + chr(10) for note in export.said())}
 Every document carries `id`, the item id of the benchmark's references, and its finished prompt
 (zero-shot). The YAML files read the documents by absolute path: export again if this folder moves.
 `{MANIFEST}` lists the files written here: exporting again with `--force` replaces them, and is

@@ -4,7 +4,6 @@ published figure's `tokens_per_item` can be counted by a command (`baselines exp
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 
 from baselines.export.harness import Export
@@ -15,10 +14,8 @@ def prompt_tokens(folder: Path, final: Path, export: Export) -> tuple[dict[str, 
     whose YAML files name their documents under `final` (the folder it becomes)."""
     from baselines.runs.llm_cost import token_counter
 
-    with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        count, counted_by = token_counter()
-        per_task = _tokens_per_task(folder, Path(final).resolve(), count)
+    count, counted_by = token_counter()
+    per_task = _tokens_per_task(folder, Path(final).resolve(), count)
     sizes = {}
     for run in export.run_names():
         counts = [n for task in export.groups.get(run, [run]) for n in per_task.get(task, [])]

@@ -54,11 +54,13 @@ def model_parameters(system: str) -> tuple[float | None, str]:
 
 def token_counter():
     """(count(text) -> tokens, what counted them): the cl100k_base BPE when installed, else characters / 4."""
-    try:
-        import bpe_openai
-    except ImportError:
-        return (lambda text: math.ceil(len(text) / CHARS_PER_TOKEN)), "estimate: characters / 4"
-    encoding = bpe_openai.get_encoding("cl100k_base")
+    with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import bpe_openai
+        except ImportError:
+            return (lambda text: math.ceil(len(text) / CHARS_PER_TOKEN)), "estimate: characters / 4"
+        encoding = bpe_openai.get_encoding("cl100k_base")
     return (lambda text: len(encoding.encode(text))), "cl100k_base BPE (bpe-openai)"
 
 
@@ -78,12 +80,10 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
     answered = {str(row["id"]): row for row in predictions if str(row["id"]) in prompts}
     if not answered:
         return None
-    with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        count, counted_by = token_counter()
-        prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
-        output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
-                            for row in answered.values()) / len(answered)
+    count, counted_by = token_counter()
+    prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
+    output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
+                        for row in answered.values()) / len(answered)
     source = "--params"
     if parameters is None:
         parameters, source = model_parameters(system)
