@@ -72,9 +72,11 @@ def claude_line(custom_id: str, text: str) -> dict:
 @pytest.mark.parametrize("explicit", [False, True])
 def test_fixture_is_detected_and_read(fixture, explicit):
     rows = load_predictions(fixture, FORMAT[fixture] if explicit else "auto", task_name="scalr")
-    assert rows == [{"id": str(k), "raw": text} for k, text in enumerate(TEXTS[fixture])]
+    cut_off = {"4"} if fixture == ANTHROPIC else set()  # stop_reason max_tokens, with thinking blocks only
+    assert rows == [{"id": str(k), "raw": text, **({"truncated": True} if str(k) in cut_off else {})}
+                    for k, text in enumerate(TEXTS[fixture])]
     assert rows.report == {"format": FORMAT[fixture], "lines": 7, "errored": 2, "errored_ids": ERRORED,
-                           "id_prefix": "scalr-"}
+                           "id_prefix": "scalr-", "truncated": len(cut_off)}
     first = fixture_lines(fixture)[0]
     assert looks_like_openai_batch(first) == (fixture == OPENAI)
     assert looks_like_anthropic_batch(first) == (fixture == ANTHROPIC)

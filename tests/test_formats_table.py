@@ -24,8 +24,8 @@ LETTERS = "ABCDE"
 
 def table_rows() -> list[dict]:
     text = DOCS.read_text(encoding="utf-8")
-    lines = text[text.index(HEADING):].splitlines()
-    table = [line for line in lines if line.startswith("|")]
+    section = text[text.index(HEADING):].split("\n## ")[0]  # up to the next section
+    table = [line for line in section.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in table[0].strip("|").split("|")]
     assert header == COLUMNS
     return [dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))) for line in table[2:]]

@@ -29,6 +29,10 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row(f"{OVERLAP_MARK} train overlap", *_overlap_cells(result.meta["train_overlap"]))
     table.add_row("n", str(result.n), "")
     table.add_row("coverage", f"{result.coverage:.4f}", "")
+    if result.strict is not None:  # raw generations: the main metric when only explicit answers count
+        table.add_row(f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}", "")
+    if result.truncated:
+        table.add_row("truncated generations", str(result.truncated), "")
     if result.missing:
         table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
     if result.missing and result.missing_policy == "skip" and task.capability(ItemsFromPredictions) is None:
@@ -56,6 +60,8 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
                       f" output tokens per item, {cost['parameters'] / 1e9:.3g}B parameters: about "
                       f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
+    elif cost.get("unavailable"):
+        console.print(f"cost (estimate): – ({cost['unavailable']})")
     elif cost.get("estimate"):
         console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
                       f" output tokens per item; no compute estimate: {cost['parameters_source']}")

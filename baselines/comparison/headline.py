@@ -18,7 +18,13 @@ from baselines.comparison.markdown import md_table
 from baselines.comparison.render import _pct, _pts
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
+from baselines.evaluation.strict_reading import strictly
 from baselines.registry import LmEvalExport, Task
+
+
+STRICT_LEGEND = ("(strict N): the figure when only explicit answers count (a final-answer statement, \"the answer "
+                 "is\", a boxed or bare label), beside the figure as scored; the difference rests on lenient "
+                 "reading of the generations.")
 
 
 def headline_section(task: Task, comparison: Comparison | None, published: Published | None,
@@ -37,7 +43,9 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
         versus = ours.name if ours is not None else "ours"
         columns = ["system", "items", f"{task.main_metric} %", f"{versus} on the same items %",
                    f"Δ vs {versus} (points)", "Δ 95% CI", COST_COLUMN]
+        strict = [s.name for s in _llms(comparison) if s.strict_value is not None]
         lines += ["" if ours is None else None, *md_table(columns, rows), "",
+                  *([STRICT_LEGEND, ""] if strict else []),
                   cost_legend([*([ours] if ours else []), *_llms(comparison)], how="how: the docs' cost page")]
         lines = [line for line in lines if line is not None]
     if not llm_rows:
@@ -97,18 +105,26 @@ def _run_rows(task: Task, comparison: Comparison | None, ours: System | None) ->
     for system in _llms(comparison):
         paired = comparison.paired.get(system.name) if ours is not None else None
         if paired is None or paired.difference is None:
+            strict = _strict_note(system.value, system.strict_value)
             rows.append([f"{system.name} (LLM)", f"{system.figures['n']}{_groups_of(task, system.group)}",
-                         _pct(system.value), "–", "–", "–", cost_cell(system)])
+                         _pct(system.value) + strict, "–", "–", "–", cost_cell(system)])
             continue
         shared = shared_ids(task, ours, system)
         ours_out, llm_out = outcomes_on(task, [ours, system], shared)
+        value = M.point(task.main_metric, llm_out)
+        strict = M.point(task.main_metric, strictly(llm_out, system.take(shared)["strict"]))
         low, high = paired.interval
         interval = f"[{_pts(low)}, {_pts(high)}]" if low is not None else "none (one unit)"
         items = f"{len(shared)} of {ours.figures['n']}{_shared_groups(task, ours, shared)}"
-        rows.append([f"{system.name} (LLM)", items, _pct(M.point(task.main_metric, llm_out)),
+        rows.append([f"{system.name} (LLM)", items, _pct(value) + _strict_note(value, strict),
                      _pct(M.point(task.main_metric, ours_out)), _pts(paired.difference), interval,
                      cost_cell(system)])
     return rows
+
+
+def _strict_note(value: float, strict: float | None) -> str:
+    """" (strict 71.2)" where the strict reading gives another figure, else nothing."""
+    return f" (strict {_pct(strict)})" if strict is not None and _pct(strict) != _pct(value) else ""
 
 
 def _shown_figures(comparison: Comparison | None, published: Published | None) -> list:

@@ -49,7 +49,8 @@ def leaderboard_records(comparison: Comparison, command=recorded_command) -> lis
         record = {"rank": rank, "system": system.name, "producer": system.producer, main: system.value,
                   "ci_low": figures["interval"][0], "ci_high": figures["interval"][1]}
         record.update({name: value for name, value in figures["metrics"].items() if name != main})
-        record.update({"coverage": figures["coverage"], "n": figures["n"], "missing": figures["missing"],
+        record.update({"coverage": figures["coverage"], "strict": (figures.get("strict") or {}).get(main),
+                       "truncated": system.result.get("truncated", 0), "n": figures["n"], "missing": figures["missing"],
                        "skipped": figures["skipped"], "reference": comparison.reference.name,
                        "shared_n": paired.shared if paired else (figures["n"] if system is comparison.reference else 0),
                        "difference": paired.difference if paired else None,
@@ -98,11 +99,15 @@ def details_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]
     secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
     missing = any(s.figures["missing"] for s in comparison.systems)
-    columns = ["system", *(f"{m} %" for m in secondary), "coverage %", *(["missing"] if missing else []), "p boot",
-               *(["p McNemar"] if exact else []), "peak memory", "training"]
+    strict = any(s.strict_value is not None for s in comparison.systems)
+    columns = ["system", *(f"{m} %" for m in secondary), "coverage %", *([f"strict {main} %"] if strict else []),
+               *(["missing"] if missing else []), "p boot", *(["p McNemar"] if exact else []), "peak memory",
+               "training"]
     rows = []
     for record, system in zip(leaderboard_records(comparison, lambda s: ""), comparison.systems):
         row = [system_label(system), *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"])]
+        if strict:
+            row.append(_pct(record["strict"]) if record["strict"] is not None else "–")
         if missing:
             row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
                        else "0")
@@ -187,6 +192,11 @@ def footer(comparison: Comparison) -> list[str]:
         if system.overlap_note:
             lines.append(f"{OVERLAP_MARK} {system.name}: {system.overlap_note} (written with --allow-overlap): an "
                          "in-sample figure, not comparable with the others.")
+    if any(s.strict_value is not None for s in comparison.systems):
+        lines.append(f"strict {comparison.task.main_metric}: the figure when only explicit answers count (a final-"
+                     "answer statement, \"the answer is\", a boxed or bare label), as lm-evaluation-harness's "
+                     "strict-match; the difference rests on lenient reading of the generations; – for runs that "
+                     "give labels.")
     if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
         lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
                      "not answered in the coverage.")

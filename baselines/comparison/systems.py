@@ -25,7 +25,9 @@ import numpy as np
 
 from baselines.evaluation import metrics as M
 from baselines.core.errors import DataError
+from baselines.evaluation.extract import strict_rule
 from baselines.evaluation.scoring import MISSING_POLICIES, figures
+from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.io import open_text, read_json, read_jsonl, loads_strict
 from baselines.comparison.paired import outcomes_on
 from baselines.core.records import Reference
@@ -52,6 +54,7 @@ class System:
     answer: np.ndarray  # (n,) str, "" where no answer was found
     answered: np.ndarray  # (n,) bool
     correct: np.ndarray  # (n,) bool
+    strict: np.ndarray  # (n,) bool: the answer stands under the strict reading (evaluation/strict_reading.py)
     figures: dict = field(default_factory=dict)  # n, metrics, interval, coverage, missing, skipped, tables
     notes: list[str] = field(default_factory=list)  # what the recomputation flagged without refusing the run
 
@@ -86,13 +89,20 @@ class System:
         return share if isinstance(share, (int, float)) and not isinstance(share, bool) else None
 
     @property
+    def strict_value(self) -> float | None:
+        """The main metric under the strict reading, when it differs from the value (None: no raw text, or the
+        same)."""
+        strict = (self.figures.get("strict") or {}).get(self.result["main_metric"])
+        return strict if strict is not None and abs(strict - self.value) > 1e-12 else None
+
+    @property
     def partial(self) -> bool:
         """Scored with --only-present and some references skipped: its figures are on a subset."""
         return self.figures.get("skipped", 0) > 0
 
     def take(self, ids: np.ndarray, absent=None) -> dict[str, np.ndarray]:
         """The outcome arrays at `ids`, in that order; an id this system lacks takes `absent(id)` (a dict)."""
-        keys = ("group", "gold", "answer", "answered", "correct")
+        keys = ("group", "gold", "answer", "answered", "correct", "strict")
         if ids is self.ids or np.array_equal(ids, self.ids):
             return {key: getattr(self, key) for key in keys}
         order = np.argsort(self.ids)
@@ -106,7 +116,7 @@ class System:
         for k in np.flatnonzero(~present):  # only for tasks whose items depend on the predictions
             for key, value in absent(str(ids[k])).items():
                 picked[key][k] = value
-        return {key: value.astype(getattr(self, key).dtype if key in ("answered", "correct") else str)
+        return {key: value.astype(getattr(self, key).dtype if key in ("answered", "correct", "strict") else str)
                 for key, value in picked.items()}
 
 
@@ -147,6 +157,8 @@ def _system(name: str, path: Path, result: dict, rows: list[dict]) -> System:
         answer=np.array([r["answer"] if r["answer"] is not None else "" for r in rows], dtype=str),
         answered=np.array([r["answer"] is not None for r in rows], dtype=bool),
         correct=np.array([r["correct"] for r in rows], dtype=bool),
+        strict=np.array([r["answer"] is not None and ("rule" not in r or strict_rule(r["rule"])) for r in rows],
+                        dtype=bool),
     )
 
 
@@ -232,11 +244,13 @@ def recompute(task: Task, system: System, rows: list[dict]) -> dict:
     skipped, stated = _stated_skipped(system.result), system.result.get("missing", 0)
     absent = sum(not row.get("has_prediction", True) for row in rows)
     coverage = float(system.answered.sum() / (out.n + skipped))
+    shown = figures(task, out, rows, metrics=system.result["metrics"])
     return {
         "n": out.n, "skipped": skipped,
         "missing": stated if skipped or derived else absent,
         "coverage": None if skipped and derived else coverage,
-        **figures(task, out, rows, metrics=system.result["metrics"]),
+        "strict": strict_metrics(out, rows, shown["metrics"]),
+        **shown,
     }
 
 
@@ -248,6 +262,10 @@ def _check_figures(result: dict, system: System, path: Path) -> None:
     recomputed = {"coverage": float(system.answered.mean()), "missing": figures["missing"],  # the evaluator's coverage
                   "metrics": {name: figures["metrics"][name] for name in result["metrics"]},
                   **{table: figures[table] for table in stated if table in TABLES}}
+    if isinstance(result.get("strict"), dict) and figures["strict"] is not None:  # runs of earlier releases have none
+        stated["strict"] = result["strict"]
+        recomputed["strict"] = {name: figures["strict"][name] for name in result["strict"]
+                                if name in figures["strict"]}
     difference = first_difference(stated, recomputed)
     if difference:
         figure, said, given = difference

@@ -16,10 +16,11 @@ from functools import cached_property
 from itertools import accumulate
 
 from baselines.evaluation.answer_words import DECORATION, Matcher, Token, normal_text, numbering, tokens_of
+from baselines.evaluation.stance import Stances
 
 OPENERS = set("([{<*_`'\"$")
 CLOSERS = set(")]}>*_`'\"$")
-STOPS = set(".):;]}!?")
+STOPS = set(".):;]}!?—–")  # a dash after a label reads as a colon: "3 — holding that ..."
 BREAKS = set(".!?")
 JOINING_MARKS = set(",/&+")
 GLUE_MARKS = set("([.")
@@ -54,6 +55,8 @@ class Text:
         self._labels_at: dict[int, str | None] = {}  # label_at of each word asked about
         self._standing_at: dict[int, bool] = {}  # stands (before the end) of each word asked about
         self._not_standing: dict[int, int] = {}  # position in `labelled` -> a later one, none standing between
+        self.taken: int | None = None  # the mention a rule took its answer from (set by the extractor)
+        self.passed_over: str | None = None  # the stance of the first mention a rule could not take
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -129,6 +132,11 @@ class Text:
             return ""
         first, last = solid[low], solid[high - 1]  # each piece between them keeps at least one character
         return "".join(pieces[first:last + 1]).strip(DECORATION).casefold() if last - first < longest else None
+
+    @cached_property
+    def stance(self) -> Stances:
+        """stance(k): how the text stands on the choice that word k names (baselines.evaluation.stance)."""
+        return Stances(self)
 
     @cached_property
     def labelled(self) -> list[int]:

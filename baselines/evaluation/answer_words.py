@@ -2,7 +2,7 @@
 they may stand for.
 
 A generation is cut into tokens: words (`I'd`, `H-1B` and `ARG_PETITIONER` are one word each),
-abbreviations (`e.g.`, `U.S.`), decimal numbers (`3.5`), LaTeX commands (`\\boxed`), line breaks
+abbreviations (`e.g.`, `U.S.`, `N/A`), decimal numbers (`3.5`), LaTeX commands (`\\boxed`), line breaks
 and single marks (`(`, `*`, `.`). A word may match a label (`Matcher`), each distinct word once.
 """
 from __future__ import annotations
@@ -12,11 +12,11 @@ import re
 from contextlib import contextmanager
 from typing import Mapping, Sequence
 
-_TOKEN = re.compile(r"(?P<latex>\\[A-Za-z]+)|(?P<abbrev>(?:[^\W\d_]\.){2,})|(?P<number>\d+(?:[.,]\d+)+)"
+_TOKEN = re.compile(r"(?P<latex>\\[A-Za-z]+)|(?P<abbrev>(?:[^\W\d_]\.){2,}|[Nn]/[Aa](?![\w/]))|(?P<number>\d+(?:[.,]\d+)+)"
                     r"|(?P<word>[^\W_]+(?:[_'’\-][^\W_]+)*)|(?P<newline>\n)|(?P<mark>\S)")
 _DIGITS = re.compile(r"[0-9]+")
 _NO_LABEL = (None, False)
-DECORATION = "*_`'\"()[]{}<>.,:;!?$# \t\n"  # stripped from both ends of a normal form
+DECORATION = "*_`'\"()[]{}<>.,:;!?$# \t\n—–"  # stripped from both ends of a normal form
 
 
 def normal_text(text: str) -> str:

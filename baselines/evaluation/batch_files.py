@@ -12,8 +12,13 @@ Two formats, one JSON object per line:
   A line with a non-null `error`, a status_code outside 2xx, or a body holding an `error` is errored.
 * anthropic-batch, the results file of the Anthropic Message Batches API:
   {"custom_id": "...", "result": {"type": "succeeded", "message": {"content": [...], ...}}}.
-  The text is the join of the content's `text` blocks (thinking, tool_use and other blocks are ignored).
-  A result of type errored, expired or canceled is errored.
+  The text is the content's `text` blocks joined by line breaks (thinking, tool_use and other blocks are
+  ignored). A result of type errored, expired or canceled is errored.
+
+Truncation. A generation cut off by its token limit (OpenAI: the choice's `finish_reason` is "length", or a
+/v1/responses body whose `status` is "incomplete" for `max_output_tokens`; Anthropic: the message's
+`stop_reason` is "max_tokens") gives a row with "truncated": true; the extractor then takes only an answer
+statement made before the cut, and the report counts such lines ("truncated").
 
 An errored line produces no row: its id reaches the evaluator as absent, where the missing-id policy
 applies (by default an error naming the ids; --missing wrong counts them wrong; --only-present skips
@@ -95,8 +100,8 @@ def rows_from_anthropic_batch(rows: Numbered, path: Path, task_name: str | None 
 def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix: str | None) -> BatchPredictions:
     texts = _texts(rows, path, fmt)
     prefix = _prefix(texts, path, task_name, id_prefix)
-    out, errored, line_of = [], [], {}
-    for line, custom_id, text in texts:
+    out, errored, line_of, truncated = [], [], {}, 0
+    for line, custom_id, (text, cut_off) in texts:
         key = _mapped_id(custom_id, prefix, path, line)
         if key in line_of:
             raise DataError(f"custom_id {shown_id(custom_id)} gives the id {shown_id(key)} of the custom_id on line "
@@ -105,14 +110,16 @@ def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix
         if text is None:
             errored.append(key)
         else:
-            out.append({"id": key, "raw": text})
+            out.append({"id": key, "raw": text, **({"truncated": True} if cut_off else {})})
+            truncated += cut_off
     report = {"format": fmt, "lines": len(rows), "errored": len(errored),
-              "errored_ids": errored[:SHOWN_ERRORED], "id_prefix": prefix}
+              "errored_ids": errored[:SHOWN_ERRORED], "id_prefix": prefix, "truncated": truncated}
     return BatchPredictions(out, report)
 
 
-def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, str | None]]:
-    """(line, custom_id, text) of every line, text None when the request failed; checks shape and duplicates."""
+def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, tuple[str | None, bool]]]:
+    """(line, custom_id, (text, cut off)) of every line, text None when the request failed; checks shape and
+    duplicates."""
     looks, text_of, expected = _KINDS[fmt]
     out, first_line = [], {}
     for position, (line, row) in enumerate(rows):
@@ -129,7 +136,7 @@ def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, str | N
     return out
 
 
-def _prefix(texts: list[tuple[int, str, str | None]], path: Path, task_name: str | None,
+def _prefix(texts: list[tuple[int, str, tuple]], path: Path, task_name: str | None,
             id_prefix: str | None) -> str | None:
     """The prefix stripped from every custom_id: the one given (each custom_id must have it), else '<task>-'
     when every custom_id has it, else None."""
@@ -152,10 +159,11 @@ def _mapped_id(custom_id: str, prefix: str | None, path: Path, line: int) -> str
     return key.replace(SLASH, "/")
 
 
-def _openai_text(row: dict, path: Path, line: int) -> str | None:
-    """The generated text of an OpenAI Batch output line; None when the request failed."""
+def _openai_text(row: dict, path: Path, line: int) -> tuple[str | None, bool]:
+    """(the generated text of an OpenAI Batch output line, whether the token limit cut it off); the text is None
+    when the request failed."""
     if row.get("error") is not None:
-        return None
+        return None, False
     response = row.get("response")
     if not isinstance(response, dict):
         raise DataError("the line has neither a response nor an error", path, line)
@@ -163,16 +171,19 @@ def _openai_text(row: dict, path: Path, line: int) -> str | None:
     if not isinstance(status, int) or isinstance(status, bool):
         raise DataError(f"response.status_code is not a number: {status!r}", path, line)
     if not 200 <= status < 300:
-        return None
+        return None, False
     body = response.get("body")
     if not isinstance(body, dict):
         raise DataError("the response has no body object", path, line)
     if body.get("error") is not None:
-        return None
+        return None, False
     if "choices" in body:
-        return _choice_text(body["choices"], path, line)
+        return _choice_text(body["choices"], path, line), _choice_cut_off(body["choices"])
     if "output" in body:
-        return _responses_text(body["output"], path, line)
+        details = body.get("incomplete_details")
+        cut_off = body.get("status") == "incomplete" and isinstance(details, dict) and \
+            details.get("reason") == "max_output_tokens"
+        return _responses_text(body["output"], path, line), cut_off
     raise DataError("the response body has neither 'choices' (/v1/chat/completions, /v1/completions) nor "
                     "'output' (/v1/responses)", path, line)
 
@@ -194,6 +205,12 @@ def _choice_text(choices, path: Path, line: int) -> str:
     return _text_value(choice.get("text"), "choices[0].text", path, line)
 
 
+def _choice_cut_off(choices) -> bool:
+    """The first choice stopped at the token limit (finish_reason "length")."""
+    return bool(isinstance(choices, list) and choices and isinstance(choices[0], dict)
+                and choices[0].get("finish_reason") == "length")
+
+
 def _responses_text(output, path: Path, line: int) -> str:
     """The `output_text` parts of the message items of a /v1/responses body (reasoning items are skipped)."""
     if not isinstance(output, list):
@@ -207,22 +224,25 @@ def _responses_text(output, path: Path, line: int) -> str:
     return "\n".join(text for text in texts if text)
 
 
-def _anthropic_text(row: dict, path: Path, line: int) -> str | None:
-    """The generated text of an Anthropic Message Batches result line; None when the request failed."""
+def _anthropic_text(row: dict, path: Path, line: int) -> tuple[str | None, bool]:
+    """(the generated text of an Anthropic Message Batches result line, whether max_tokens cut it off); the text
+    is None when the request failed."""
     result = row["result"]
     kind = result["type"]
     if kind in ANTHROPIC_FAILED:
-        return None
+        return None, False
     if kind != "succeeded":
         raise DataError(f"unknown result type {kind!r}; valid: succeeded, {', '.join(ANTHROPIC_FAILED)}", path, line)
     message = result.get("message")
     if not isinstance(message, dict):
         raise DataError("a succeeded result has no message object", path, line)
-    return _joined_parts(message.get("content"), "text", "result.message.content", path, line)
+    text = _joined_parts(message.get("content"), "text", "result.message.content", path, line, "\n")
+    return text, message.get("stop_reason") == "max_tokens"
 
 
-def _joined_parts(content, part_type: str, where: str, path: Path, line: int) -> str:
-    """A content given as text, or as a list of parts whose texts of type `part_type` are joined; None is ""."""
+def _joined_parts(content, part_type: str, where: str, path: Path, line: int, separator: str = "") -> str:
+    """A content given as text, or as a list of parts whose texts of type `part_type` are joined by `separator`;
+    None is ""."""
     if content is None or isinstance(content, str):
         return content or ""
     if not isinstance(content, list):
@@ -233,7 +253,11 @@ def _joined_parts(content, part_type: str, where: str, path: Path, line: int) ->
             raise DataError(f"{where} holds a part that is not an object", path, line)
         if part.get("type") == part_type:
             texts.append(_text_value(part.get("text"), where, path, line))
-    return "".join(texts)
+    joined = texts[:1]
+    for text in texts[1:]:  # a separator only where neither block breaks the line already
+        apart = not separator or joined[-1].endswith(("\n", "\r")) or text.startswith(("\n", "\r"))
+        joined.append(text if apart else separator + text)
+    return "".join(joined)
 
 
 def _text_value(value, where: str, path: Path, line: int) -> str:

@@ -1,6 +1,9 @@
 """Turning an LLM's raw generation into an answer label, or into no answer; never into a guess.
 
-Extractor version 4 (`EXTRACTOR_VERSION`, recorded in every results file; 4: every spelling of a label
+Extractor version 5 (`EXTRACTOR_VERSION`, recorded in every results file; 5: the stance of each mention
+(`stance`: a rejected or hypothetical choice is never the answer), the last correction replaces what came
+before it (`revisions`), truncated generations count only an answer statement, continuation openers in any
+case and numbering; 4: every spelling of a label
 read unless the prompt's offered spellings are known (SCALR: LegalBench's digits 0-4 and our letters A-E
 alike), a continuation of the prompt cut off, two choices named side by side are several; 3: digits read
 only where the prompt offered digits). The rules, in order; the first that decides wins, and
@@ -67,40 +70,46 @@ by the text (or the start of the text, 12 characters at least) of another single
 nothing passes to the next; when none decides, the answer and the rule are None: the item counts as
 wrong and lowers coverage.
 
+Stance. No rule takes a mention the text rejects ("D is incorrect", "I won't pick D") or names only as a
+hypothesis ("Answer: B?", "if D were right", "**Option B**" heading an analysis of each choice); see
+baselines.evaluation.stance. A decision is withdrawn when the text goes on to reject that choice
+("<rule>:rejected") or offers another choice beside it ("<rule>:several"); a text whose only candidates are
+rejected or hypothetical records that as its rule ("rejected", "hypothetical").
+
+Corrections. Only the text after the last correction ("Correction:", "Wait, no", "Actually,", "on
+reflection", ...; baselines.evaluation.revisions) is read, its rule reported as "<rule>+revised"; where it
+states no answer and the text before it did, there is none ("revised").
+
+Truncation. A generation cut off by its token limit (`truncated`) keeps its answer only when an answer
+statement decided it (ANSWER_STATEMENTS); otherwise the rule is "truncated" and there is no answer.
+STRICT_RULES name the answers that stand under the strict reading (baselines.evaluation.strict_reading).
+
 Size. A generation of more than MAX_GENERATION_CHARS (2,000,000) characters is refused with an error
 naming the item, never cut; below that, it is read in time about linear in its length.
 """
 from __future__ import annotations
 
 import functools
-import re
+
 from typing import Mapping, Sequence
 
-from baselines.evaluation.answer_tokens import CLOSERS, ENGLISH_LETTERS, MARKERS, Text
+from baselines.evaluation.answer_tokens import Text
 from baselines.evaluation.answer_words import Matcher
 from baselines.evaluation.choice_texts import ChoiceTable, choice_table
-from baselines.evaluation.continuation import GENERIC_OPENERS, continuation_start
+from baselines.evaluation.continuation import GENERIC_OPENERS, continuation_start, plain_lines
+from baselines.evaluation.revisions import last_revision
+from baselines.evaluation.rules import RULES, SEVERAL
+from baselines.evaluation.stance import AFFIRMED, HEDGED, REJECTED
 from baselines.core.errors import BaselinesError
 
-EXTRACTOR_VERSION = "4"
+EXTRACTOR_VERSION = "5"
 CUT = "+cut"  # after a rule's name: read before a continuation of the prompt
+REVISION = "+revised"  # after a rule's name: read after the generation's last correction
+REVISED = "revised"  # an answer taken back by a correction that states none
+TRUNCATED = "truncated"  # a generation cut off by its token limit before any answer statement
+ANSWER_STATEMENTS = ("whole", "choice_text", "final_answer", "boxed", "answer_is", "leading")  # count in a cut-off generation
+STRICT_RULES = ("whole", "final_answer", "boxed", "answer_is")  # an explicit answer statement, or a bare label
 MAX_GENERATION_CHARS = 2_000_000
-
-_SEVERAL = object()
-_CONNECTOR = r"(?:\s*(?:\*\*|__))?\s*(?:is\b|would\s+be\b|should\s+be\b|must\s+be\b|will\s+be\b|:|=)"
-_FINAL = re.compile(r"\bfinal\s+answer\b(?:" + _CONNECTOR + r"|(?:\s*(?:\*\*|__|:))*[ \t]*(?:\n|$))",
-                    re.IGNORECASE)
-_ANSWER_IS = re.compile(r"(?:\banswers?|\b(?:correct|right|best|my|final|appropriate|likely|relevant)\s+"
-                        r"(?:option|choice|letter|selection|holding|label))(?:\s+(?:here|then|therefore|thus))?"
-                        r"(?:" + _CONNECTOR + r"|\s+seems\s+to\s+be\b|\s+appears\s+to\s+be\b)", re.IGNORECASE)
-_PICK = re.compile(r"\b(?:pick|picking|choose|choosing|select|selecting|go(?:ing)?\s+with|opt\s+for)\b",
-                   re.IGNORECASE)
-_IS_CORRECT = re.compile(r"\b(?:is|would\s+be|seems\s+to\s+be)\s+(?:the\s+)?(?:most\s+)?"
-                         r"(?:correct|right|best|answer)\b", re.IGNORECASE)
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_BRACE = re.compile(r"[{}]")
-_ENUMERATOR = re.compile(r"[0-9]+|[^\W\d_]|[ivxlcdm]+", re.IGNORECASE)
-_NEWLINE = re.compile("\n")
 
 
 def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
@@ -111,30 +120,80 @@ def extract_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] |
 
 def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
                       choices: Sequence[str] = (), item_id: str | None = None, offered: Sequence[str] | None = None,
-                      openers: Sequence[str] = GENERIC_OPENERS) -> tuple[str | None, str | None]:
+                      openers: Sequence[str] = GENERIC_OPENERS, truncated: bool = False) -> tuple[str | None, str | None]:
     """(label or None, name of the rule that decided or None): the answer with its audit trail.
 
     `choices` are the choice texts aligned with `labels` (may be empty); `offered`, the spellings the prompt
     offered (None: every label and alias); `openers`, the line openers of the prompt that start a continuation
-    (baselines.evaluation.continuation; () reads the whole generation). A generation longer than MAX_GENERATION_CHARS is refused, naming
-    `item_id`."""
+    (baselines.evaluation.continuation; () reads the whole generation); `truncated`, the generation was cut off by
+    a token limit (only an answer statement counts then). A generation longer than MAX_GENERATION_CHARS is
+    refused, naming `item_id`."""
     if not isinstance(raw, str) or not raw.strip():
         return None, None
     if len(raw) > MAX_GENERATION_CHARS:
         where = f"id {item_id}: " if item_id is not None else ""
         raise BaselinesError(f"{where}the generation has {len(raw):,} characters; the extractor reads "
                              f"generations of at most {MAX_GENERATION_CHARS:,}")
+    raw = plain_lines(raw)
     cut = continuation_start(raw, openers)
     matcher = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())), None if offered is None else tuple(offered))
-    text = Text(raw if cut is None else raw[:cut], matcher)
     table = choice_table(tuple(labels), tuple(choices))
+    read = raw if cut is None else raw[:cut]
+    found, name = _revised_reading(read, matcher, table)
+    if truncated and found is not None and name.split(":")[0].split("+")[0] not in ANSWER_STATEMENTS:
+        found, name = None, TRUNCATED
     suffix = "" if cut is None else CUT
-    for rule in _RULES:
+    if name is None:
+        return None, (None if cut is None else f"none{CUT}")
+    return found, name + suffix
+
+
+def _revised_reading(raw: str, matcher: Matcher, table: ChoiceTable) -> tuple[str | None, str | None]:
+    """The reading of the text after its last correction (`revisions`); where that states no answer and the
+    text before it did, the answer was taken back: none (`REVISED`)."""
+    start = last_revision(raw)
+    if start is None:
+        return _reading(Text(raw, matcher), table)
+    found, name = _reading(Text(raw[start:], matcher), table)
+    if name is not None:
+        return found, name + REVISION
+    _, before = _reading(Text(raw[:start], matcher), table)
+    return (None, REVISED) if before is not None else (None, None)
+
+
+def _reading(text: Text, table: ChoiceTable) -> tuple[str | None, str | None]:
+    """The first rule that decides, with what the text says after the mention it took (`_after_decision`)."""
+    for rule in RULES:
+        text.taken = None
         decided = rule(text, table)
         if decided is not None:
             found, name = decided
-            return (None, f"{name}:several{suffix}") if found is _SEVERAL else (found, name + suffix)
-    return None, (None if cut is None else f"none{CUT}")
+            if found is SEVERAL:
+                return None, f"{name}:several"
+            return _after_decision(text, found, name)
+    return None, text.passed_over  # "rejected" or "hypothetical": a rule found only such a mention
+
+
+def _after_decision(text: Text, found: str, name: str) -> tuple[str | None, str | None]:
+    """A decision stands unless the text goes on to reject that choice (`:rejected`), or offers another choice
+    beside it, or the decision was only a possibility while another choice is also offered (`:several`)."""
+    taken = text.taken
+    if taken is None:
+        return found, name
+    stances = text.stance
+    own_hedged = stances(taken) == HEDGED
+    others = text.labelled if own_hedged else stances.judged(taken + 1, len(text))
+    for k in others:
+        label = text.label_at(k)
+        if label is None or k == taken or not text.stands(k):
+            continue
+        stance = stances(k)
+        if label == found and stance == REJECTED and k > taken:
+            return None, f"{name}:rejected"
+        if label != found and (stance in (HEDGED, AFFIRMED) or (own_hedged and stance != REJECTED)):
+            if k > taken or own_hedged:
+                return None, f"{name}:several"
+    return found, name
 
 
 @functools.lru_cache(maxsize=256)
@@ -143,206 +202,7 @@ def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...],
     """The matcher of one label set: built once per item kind, not once per generation."""
     return Matcher(labels, dict(aliases), offered)
 
-
-def _alone(text: Text, k: int, table: ChoiceTable):
-    """The label at k, or _SEVERAL when the words by it name another choice too: joined to it as an alternative
-    ("B or C"), in the other numbering ("3 (C)"), or by its text ("B. State Agency", State Agency being C)."""
-    names = text.named_labels(k) | text.apposed_labels(k) | table.restated(text, k)
-    return names.pop() if len(names) == 1 else _SEVERAL
-
-
-def _plain_letter(text: Text, k: int) -> bool:
-    word = text.tokens[k].text
-    return len(word) == 1 and word.islower() and word not in ENGLISH_LETTERS
-
-
-def _read(text: Text, start: int, stop: int, table: ChoiceTable):
-    """The answer in the sentence from token `start` (before `stop`): the sentence, or all tokens up to
-    `stop`, is a choice's text; else the first standing label."""
-    first = text.next_word(start, stop)
-    if first is None:
-        return None
-    end = min(stop, text.sentence_end(first))
-    if chosen := table.label_of(text, first, end) or table.label_of(text, start, stop):
-        return chosen
-    if text.label_at(first) is not None and _plain_letter(text, first):
-        return _alone(text, first, table)
-    standing = text.next_standing(first, end)  # stands before `end` as it would before a stop
-    return _alone(text, standing, table) if standing is not None else None
-
-
-class _Reader:
-    """`_read` from cues to the end of the text, latest cue first. After a read that finds nothing, reads
-    from further back, up to the previous label word or sentence break, find nothing either when the
-    sentence and the rest are too long for a choice's text: they are skipped in constant time."""
-
-    def __init__(self, text: Text, table: ChoiceTable):
-        self.text, self.table, self.silent = text, table, (0, -1)  # character positions (low, high]
-
-    def read(self, position: int):
-        """`_read` from character `position` (a cue's end) to the end of the text."""
-        low, high = self.silent
-        if low < position <= high:
-            return None
-        start = self.text.index_at(position)
-        found = _read(self.text, start, len(self.text), self.table)
-        if found is None:
-            self.silent = (self._silent_after(start), position)
-        return found
-
-    def _silent_after(self, start: int) -> int:
-        """After a read from token `start` found nothing: the character position after which reads up to it
-        find nothing either (the end of the text when a shorter read could still be a choice's text)."""
-        text, longest = self.text, self.table.longest
-        first = text.next_word(start)
-        if first is None or (self.table.labels and min(text.solid(first, text.sentence_end(first)),
-                                                       text.solid(start, len(text))) <= longest):
-            return len(text.raw)
-        floor = max(text.previous(text.labelled, first), text.previous(text.breaks, first))
-        return text.tokens[floor].start if floor >= 0 else -1
-
-
-def _whole(text: Text, table: ChoiceTable):
-    words = text.words
-    if len(words) == 2 and text.tokens[words[0]].text.casefold() in MARKERS | {"answer"}:
-        words = words[1:]
-    if len(words) == 1 and text.tokens[words[0]].label is not None:
-        return text.tokens[words[0]].label, "whole"
-    return None
-
-
-def _choice_text(text: Text, table: ChoiceTable):
-    label = table.label_of(text, 0, len(text))
-    return (label, "choice_text") if label else None
-
-
-def _final_answer(text: Text, table: ChoiceTable):
-    reader = _Reader(text, table)
-    for cue in reversed(list(_FINAL.finditer(text.raw))):
-        found = reader.read(cue.end())
-        if found is not None:
-            return found, "final_answer"
-    return None
-
-
-def _boxed(text: Text, table: ChoiceTable):
-    opened = list(_BOXED.finditer(text.raw))
-    if not opened:
-        return None
-    start, depth, close = opened[-1].end(), 1, len(text.raw)
-    for brace in _BRACE.finditer(text.raw, start):
-        depth += 1 if brace.group() == "{" else -1
-        if depth == 0:
-            close = brace.start()
-            break
-    found = _read(text, text.index_at(start), text.index_at(close), table)
-    return (found, "boxed") if found is not None else None
-
-
-def _answer_cues(text: Text, table: ChoiceTable):
-    """The latest cue that decides; "pick" and "is correct" cues with no label word after or before them
-    cannot, and are dropped at once."""
-    first_label, last_label = ((text.tokens[text.labelled[0]].start, text.tokens[text.labelled[-1]].start)
-                               if text.labelled else (len(text.raw), -1))
-    cues = [(m.start(), "answer_is", m) for m in _ANSWER_IS.finditer(text.raw)]
-    cues += [(m.start(), "pick", m) for m in _PICK.finditer(text.raw) if m.end() <= last_label]
-    cues += [(m.start(), "is_correct", m) for m in _IS_CORRECT.finditer(text.raw) if first_label < m.start()]
-    reader = _Reader(text, table)
-    for _, name, cue in sorted(cues, key=lambda c: c[0], reverse=True):
-        if name == "answer_is":
-            found = reader.read(cue.end())
-        elif name == "pick":
-            found = _word_after(text, text.index_at(cue.end()), table)
-        else:
-            found = _word_before(text, text.index_at(cue.start()), table)
-        if found is not None:
-            return found, name
-    return None
-
-
-def _word_after(text: Text, start: int, table: ChoiceTable):
-    k = text.next_word(start)
-    while k is not None and text.tokens[k].text.casefold() in MARKERS | {"the", "answer"}:
-        k = text.next_word(k + 1)
-    if k is None or text.label_at(k) is None or not (text.stands(k) or _plain_letter(text, k)):
-        return None
-    return _alone(text, k, table)
-
-
-def _word_before(text: Text, cue: int, table: ChoiceTable):
-    k = text.previous_word(cue)
-    if k is None or any(text.tokens[j].text not in CLOSERS for j in range(k + 1, cue)):
-        return None
-    return _alone(text, k, table) if text.label_at(k) is not None else None
-
-
-def _leading(text: Text, table: ChoiceTable):
-    first = text.next_word(0)
-    if first is not None and text.tokens[first].text.casefold() in MARKERS:
-        first = text.next_word(first + 1)
-    if first is None or text.label_at(first) is None or _enumeration(text):
-        return None
-    numeric = text.tokens[first].text.isdigit()
-    if (text.strong(first) and not numeric) or text.decorated(first) or text.ends(first):
-        return _alone(text, first, table), "leading"
-    return None
-
-
-def _enumeration(text: Text) -> bool:
-    """Two or more lines open with enumerators of the kind opening the text ("A) ... B) ...", "1. ... 2. ...")."""
-    kinds = (_enumerator_kind(text, k) for k in _line_openers(text))
-    opening = next(kinds, None)
-    return opening is not None and any(kind == opening for kind in kinds)
-
-
-def _line_openers(text: Text):
-    """The first word of each line that has one, line by line (found from the line breaks, not word by word)."""
-    starts = [0, *(text.index_at(m.start()) + 1 for m in _NEWLINE.finditer(text.raw))]
-    for start, end in zip(starts, [*starts[1:], len(text) + 1]):
-        first = text.next_word(start, end - 1)
-        if first is not None:
-            yield first
-
-
-def _enumerator_kind(text: Text, k: int) -> str | None:
-    """The kind of enumerator word k is ("3." a number; "B)", "iv:" a letter), or None when it is none."""
-    word = text.tokens[k].text
-    if not (k + 1 < len(text) and text.tokens[k + 1].text in (".", ")", ":") and _ENUMERATOR.fullmatch(word)):
-        return None
-    return "number" if word.isdigit() else "letter"
-
-
-def _ending(text: Text, table: ChoiceTable):
-    last = next((k for k in range(len(text) - 1, -1, -1) if text.is_word(k)), None)
-    if last is None or text.label_at(last) is None:
-        return None
-    if text.tokens[last].text.isdigit() and not (text.decorated(last) or _after_copula(text, last)):
-        return None
-    if text.strong(last) or text.decorated(last):
-        return _alone(text, last, table), "ending"
-    return None
-
-
-def _after_copula(text: Text, k: int) -> bool:
-    """Word k follows "is", "be" or a colon ("... the holding is 3.", "Holding: 3"): a number there is a label."""
-    if k and text.tokens[k - 1].text == ":":
-        return True
-    before = text.previous_word(k)
-    return before is not None and text.tokens[before].text.casefold() in ("is", "be")
-
-
-def _label_name(text: Text, table: ChoiceTable):
-    found = {text.tokens[k].label for k in text.labelled if _written_name(text, k)}
-    if not found:
-        return None
-    return (found.pop() if len(found) == 1 else _SEVERAL), "label_name"
-
-
-def _written_name(text: Text, k: int) -> bool:
-    """Word k is written exactly as a label longer than one character that is not a plain number."""
-    label = text.tokens[k].label
-    return (text.tokens[k].text == label and len(label) > 1 and (not label.isdigit() or label.startswith("0"))
-            and text.label_at(k) is not None)
-
-
-_RULES = (_whole, _choice_text, _final_answer, _boxed, _answer_cues, _leading, _ending, _label_name)
+def strict_rule(rule: str | None) -> bool:
+    """Whether an answer read by `rule` rests on strict reading alone: an explicit answer statement or a bare
+    label, not taken from a correction."""
+    return rule is not None and REVISION not in rule and rule.split(":")[0].split("+")[0] in STRICT_RULES

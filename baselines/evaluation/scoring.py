@@ -12,6 +12,7 @@ from baselines.core.errors import BaselinesError
 from baselines.evaluation.continuation import GENERIC_OPENERS
 from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
 from baselines.evaluation.predictions import shown_id
+from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.records import Reference
 from baselines.registry import Answers, ItemsFromPredictions, Subtasks, Task
 
@@ -40,6 +41,8 @@ class Result:
     variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
     meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
     extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/evaluation/extract.py)
+    strict: dict | None = None  # each metric when only explicit answers count (strict_reading.py); None: no raw text
+    truncated: int = 0  # generations cut off by their token limit (a batch file's finish_reason or stop_reason)
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
@@ -53,15 +56,25 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict,
                     openers: tuple[str, ...] = GENERIC_OPENERS) -> tuple[str | None, str | None]:
     """The answer label of one predictions row and, for raw text, the extraction rule that decided it.
 
-    `openers`: the line openers of the task's prompts where a continuation of the prompt starts."""
-    if "n_choices" in row:  # an lm-evaluation-harness multiple-choice sample
-        from baselines.evaluation.harness_logs import choice_label
-
-        return choice_label(row, reference), None
+    `openers`: the line openers of the task's prompts where a continuation of the prompt starts. A row is read by
+    what it holds: a label (`prediction`), a generation (`raw`; other keys such as "choice" are the user's), or
+    else the choice scores of an lm-evaluation-harness multiple-choice sample."""
     if "prediction" in row:
         return verbatim_label(row["prediction"], reference, aliases), None
-    return extract_with_rule(row.get("raw"), reference.labels, aliases, reference.choices, item_id=reference.id,
-                             offered=offered_spellings(row, reference, aliases), openers=openers)
+    if "raw" in row:
+        return extract_with_rule(row["raw"], reference.labels, aliases, reference.choices, item_id=reference.id,
+                                 offered=offered_spellings(row, reference, aliases), openers=openers,
+                                 truncated=cut_off(row))
+    from baselines.evaluation.harness_logs import choice_label
+
+    return choice_label(row, reference), None
+
+
+def cut_off(row: dict) -> bool:
+    """The row's generation was cut off by its token limit: "truncated": true (batch files), or the API's own
+    "finish_reason": "length" (OpenAI) or "stop_reason": "max_tokens" (Anthropic) kept in a JSONL row."""
+    return row.get("truncated") is True or row.get("finish_reason") == "length" \
+        or row.get("stop_reason") == "max_tokens"
 
 
 def offered_spellings(row: dict, reference: Reference, aliases: dict) -> tuple[str, ...] | None:
@@ -153,8 +166,10 @@ def outcomes(task: Task, pairs: list[tuple[Reference, dict | None]]) -> tuple[M.
         unit.append(unit_index.setdefault(ref.unit or ref.id, len(unit_index)))
         samples.append({"id": ref.id, "group": ref.group, "gold": list(ref.gold), "answer": answer,
                         "correct": right, "has_prediction": row is not None})
-        if row is not None and "n_choices" not in row and "prediction" not in row:
+        if row is not None and "raw" in row and "prediction" not in row:
             samples[-1]["rule"] = rule  # which extraction rule decided (None: none did)
+            if cut_off(row):
+                samples[-1]["truncated"] = True
     out = M.Outcomes(np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64), np.array(correct, dtype=bool),
                      np.array(group, dtype=np.int64), np.array(unit, dtype=np.int64), labels, groups)
     return out, samples
@@ -237,5 +252,7 @@ def score_predictions(task: Task, predictions: list[dict], references: list[Refe
         per_label=shown["per_label"], per_group=shown["per_group"], per_supergroup=shown["per_supergroup"],
         confusion=confusion(out) if task.confusion else None,
         missing=absent, missing_policy=missing,
+        strict=strict_metrics(out, samples, shown["metrics"]),
+        truncated=sum(1 for sample in samples if sample.get("truncated")),
     )
     return result, samples

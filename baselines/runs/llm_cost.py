@@ -25,6 +25,7 @@ from baselines.registry import LmEvalExport, Task
 ACCELERATOR = {"name": "NVIDIA A100 SXM 80 GB", "peak_flops_per_second": 312e12, "precision": "dense BF16",
                "utilisation": 0.4}
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with a BPE of about 100k tokens
+PIECE_CHARS = 100_000  # the longest text counted in one call of the tokenizer
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kmbt]?)\s*$", re.IGNORECASE)
 _SCALE = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
@@ -47,13 +48,19 @@ def model_parameters(system: str) -> tuple[float | None, str]:
     name = system.lower()
     found = [row for row in _table() if row["match"] in name]
     if not found:
-        return None, "not in the table of parameter counts: give --params"
+        return None, ("the model size is unknown: the system name matches no model in the table of parameter "
+                      "counts (llm_params.yaml); give it as --params, e.g. --params 8B")
     row = max(found, key=lambda r: len(r["match"]))
     return (None if row["parameters"] is None else float(row["parameters"])), row["source"]  # YAML reads 8.03e9 as text
 
 
 def token_counter():
-    """(count(text) -> tokens, what counted them): the cl100k_base BPE when installed, else characters / 4."""
+    """(count(text) -> tokens, what counted them): the cl100k_base BPE when installed, else characters / 4.
+
+    Every text is counted as text: a special token's spelling in a generation ("<|endoftext|>") is counted as
+    the ordinary tokens it is written with, and a long text is counted in pieces of at most PIECE_CHARS
+    characters cut at white space (the tokenizer refuses longer inputs; a word is never split, and BPE tokens
+    never span white space followed by a word, so the count barely differs from one pass)."""
     with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
         warnings.simplefilter("ignore", DeprecationWarning)
         try:
@@ -61,7 +68,19 @@ def token_counter():
         except ImportError:
             return (lambda text: math.ceil(len(text) / CHARS_PER_TOKEN)), "estimate: characters / 4"
         encoding = bpe_openai.get_encoding("cl100k_base")
-    return (lambda text: len(encoding.encode(text))), "cl100k_base BPE (bpe-openai)"
+    return (lambda text: sum(len(encoding.encode_ordinary(piece)) for piece in text_pieces(text))), \
+        "cl100k_base BPE (bpe-openai)"
+
+
+def text_pieces(text: str, size: int = PIECE_CHARS):
+    """`text` in pieces of at most `size` characters, each cut before a run of white space where there is one."""
+    start = 0
+    while len(text) - start > size:
+        cut = max(text.rfind(" ", start + 1, start + size), text.rfind("\n", start + 1, start + size))
+        cut = cut if cut > start else start + size
+        yield text[start:cut]
+        start = cut
+    yield text[start:]
 
 
 def gpu_seconds_per_1000(parameters: float, tokens_per_item: float) -> float:
@@ -81,9 +100,13 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
     if not answered:
         return None
     count, counted_by = token_counter()
-    prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
-    output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
-                        for row in answered.values()) / len(answered)
+    try:
+        prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
+        output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
+                            for row in answered.values()) / len(answered)
+    except (ValueError, RuntimeError, MemoryError) as error:  # the run is scored all the same, without an estimate
+        return {"estimate": True, "items": len(answered), "tokens_counted_by": counted_by,
+                "unavailable": f"the tokens could not be counted: {str(error).splitlines()[0]}"}
     source = "--params"
     if parameters is None:
         parameters, source = model_parameters(system)

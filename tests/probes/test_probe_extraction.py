@@ -11,7 +11,7 @@ import pytest
 from conftest import run_results
 from typer.testing import CliRunner
 
-from baselines.evaluation import extract
+from baselines.evaluation import rules
 from baselines.evaluation.answer_tokens import Text
 from baselines.cli import app
 from baselines.core.errors import BaselinesError
@@ -122,8 +122,8 @@ def flood(phrase: str, size: int = 1_000_000) -> str:
 def test_case_14_a_1_mb_flood_of_cues_is_read_with_a_bounded_number_of_sentence_reads(monkeypatch):
     """Case 14: 1 MB of "the answer is " (once 325 s at 280 KB) reads a bounded number of sentences, not one per cue."""
     reads = []
-    real_read = extract._read
-    monkeypatch.setattr(extract, "_read", lambda *args: reads.append(args[1]) or real_read(*args))
+    real_read = rules._read
+    monkeypatch.setattr(rules, "_read", lambda *args: reads.append(args[1]) or real_read(*args))
     raw = flood("the answer is ") + " The answer is B."
     holdings = [f"holding {c} of the court" for c in range(5)]
     assert extract_with_rule(raw, SCALR, ALIASES, holdings) == ("1", "answer_is")

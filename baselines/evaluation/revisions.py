@@ -1,0 +1,37 @@
+"""Where a generation takes back what it said: the last correction, after which the text is read on its own.
+
+Reasoning models correct themselves: "Answer: B.\\n\\nCorrection: D.", "D.\\n\\nWait, no. B.", "B? No wait, D",
+"The answer is A. On reflection, the final answer is D". What follows a correction replaces what came before
+it, so the extractor reads only the text after the last correction (`last_revision`): the answer stated there
+stands, and where it states none, no earlier statement can be trusted to stand either: there is no answer.
+
+A correction is one of a few phrases that take back a statement (`CORRECTIONS`): "correction", "wait"
+(opening a sentence or after "no"), "actually" and "I mean" opening a sentence or after a comma, "No," opening
+a sentence or after a comma or dash ("A... no, sorry, B", "C—no, D"), "on reflection" / "on second thought",
+"scratch that", "let me reconsider", "I was wrong" and the like. "actually" inside a sentence ("the court actually held") takes nothing back.
+Matching is one regular-expression pass over the text: linear in its length.
+"""
+from __future__ import annotations
+
+import re
+
+_OPENING = r"(?:^|(?<=[.!?\n…])|(?<=[.!?][\"'*)\]])|(?<=[,;:(—–])|(?<=\bno)|(?<=\bhmm)|(?<=\boh)|(?<=\bbut))"
+CORRECTIONS = re.compile(
+    _OPENING + r"[ \t*_>#]*(?:"
+    r"wait\b|hold\s+on\b|actually\b|i\s+mean\b|i\s+meant\b|oops\b|never\s*mind\b|nope\b|scratch\s+that\b"
+    r"|correction\b|correcting\s+myself\b|let\s+me\s+correct\b|let\s+me\s+(?:reconsider|rethink|re-?evaluate"
+    r"|re-?examine|revise|redo)\b|i\s+(?:was|am)\s+wrong\b"
+    r"|i\s+made\s+(?:a|an)\s+(?:mistake|error)\b|i\s+misspoke\b|(?<!\?)(?<!\?[ \t])no(?=[ \t]*[,.!;:—–…])|sorry\b|my\s+(?:mistake|bad|error)\b|(?:or\s+)?rather\b(?!\s+than)"
+    r"|(?:edit(?:ed)?|update[d]?|revision|revised)\s*:|(?:the\s+)?corrected(?=\s+answer\b)|(?:up)?on\s+(?:further\s+)?review\b|(?:up)?on\s+(?:further\s+|second\s+|more\s+careful\s+)?"
+    r"(?:reflection|reconsideration)\b|on\s+second\s+thoughts?\b|on\s+(?:closer|further|second)\s+"
+    r"(?:inspection|look|reading|review)\b|having\s+reconsidered\b|revised\s+answer\b|rethinking\b"
+    r"|re-?reading\b)(?:[ \t]*[,.:;!—–-]*[ \t]*(?:no|nope|sorry)\b)*[ \t]*[,.:;!—–-]*",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def last_revision(raw: str) -> int | None:
+    """The character position just after the last correction in `raw`, or None when there is none."""
+    last = None
+    for match in CORRECTIONS.finditer(raw):
+        last = match
+    return None if last is None else last.end()

@@ -1,0 +1,118 @@
+"""The reasoning-outputs corpus (fixtures/reasoning/): 650 generations written in the styles reasoning models
+write (eliminations, rejections, corrections, hedges, hypotheticals, analyses cut off, continuations of a few-shot
+prompt, truncated generations), each with the answer a careful reader takes, or none: 430 from hand-written
+templates on SCALR, CaselawQA and RR label sets ("source": "templates"), and 220 SCALR generations written apart
+from the extractor's code, by a writer who never read it ("independent"). Read here by our extractor, and by lm-evaluation-harness's own filters as its generative multiple-choice
+tasks configure them (mmlu flan_cot_zeroshot's strict-match regex, and the flexible-extract multi_choice_regex
+of mmlu and gpqa, each followed by take_first).
+
+Run as a script (`python tests/reading_corpus.py`, with the dev extra installed) it writes the counts by style to
+docs/notes/reading-corpus.json and prints the table of the evaluator page."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+FOLDER = Path(__file__).parent / "fixtures" / "reasoning"
+RESULT = Path(__file__).parent.parent / "docs" / "notes" / "reading-corpus.json"
+HARNESS_STRICT = (r"((?<=The answer is )(.*)(?=.)|(?<=answer is )(.*)(?=.)|(?<=The answer: )(.*)(?=.)"
+                  r"|(?<=The final answer: )(.*)(?=.))")  # mmlu flan_cot_zeroshot, strict-match
+HARNESS_FLEXIBLE = {"regex_pattern": r"(\([A-Z]\))", "group_select": -1, "ignore_case": True,
+                    "ignore_punctuation": True}  # mmlu flan_cot_zeroshot and gpqa, flexible-extract
+READERS = ("ours", "harness strict-match", "harness flexible-extract")
+
+
+def corpus() -> tuple[dict, list[dict]]:
+    """(contexts by name, generations): each generation names its context (task, labels, spellings, choices)."""
+    contexts = json.loads((FOLDER / "contexts.json").read_text(encoding="utf-8"))
+    rows = [json.loads(line) for line in (FOLDER / "generations.jsonl").read_text(encoding="utf-8").splitlines()]
+    return contexts, rows
+
+
+def ours(row: dict, context: dict) -> tuple[str | None, str | None]:
+    """(answer, rule) of our extractor, as `baselines score` reads the row."""
+    from baselines.evaluation.extract import extract_with_rule
+    from baselines.evaluation.scoring import task_openers
+    from baselines.registry import get_task
+
+    task = get_task(context["task"])
+    return extract_with_rule(row["raw"], context["labels"], task.aliases, context["choices"],
+                             openers=task_openers(task), truncated=row.get("truncated", False))
+
+
+def harness(rows: list[dict], contexts: dict) -> dict[str, list[str | None]]:
+    """Each generation read by the harness's two filter pipelines, mapped to a label (None: "[invalid]" or no
+    label): strict-match's text by spelling, flexible-extract's "(C)" by the choice's position."""
+    import lm_eval.filters  # noqa: F401  (registers the filters)
+    from lm_eval.api.registry import get_filter
+
+    strict, flexible, first = (get_filter("regex")(regex_pattern=HARNESS_STRICT),
+                               get_filter("multi_choice_regex")(**HARNESS_FLEXIBLE), get_filter("take_first")())
+    docs = [{"choices": contexts[row["context"]]["choices"] or contexts[row["context"]]["labels"]} for row in rows]
+    responses = [[row["raw"]] for row in rows]
+    read = {"harness strict-match": list(first.apply(strict.apply(responses, docs), docs)),
+            "harness flexible-extract": list(first.apply(flexible.apply(responses, docs), docs))}
+    out = {}
+    for name, values in read.items():
+        out[name] = [_label(value, contexts[row["context"]], by_position=name.endswith("extract"))
+                     for value, row in zip(values, rows)]
+    return out
+
+
+def _label(value: str, context: dict, by_position: bool) -> str | None:
+    text = value.strip().strip("().*: ").strip()
+    if by_position:
+        match = re.fullmatch(r"[A-Z]", text)
+        index = ord(text) - ord("A") if match else -1
+        return context["labels"][index] if 0 <= index < len(context["labels"]) else None
+    spelled = {spelling.casefold(): label for spelling, label in zip(context["spellings"], context["labels"])}
+    return spelled.get(text.casefold())
+
+
+def outcome(got: str | None, expected: str | None) -> str:
+    return "right" if got == expected else ("none" if got is None else "wrong")
+
+
+def tally(rows: list[dict], readings: dict[str, list[str | None]]) -> dict[str, dict]:
+    """{style: {"n": n, reader: {"right", "none", "wrong"}}}, and "all"."""
+    table: dict[str, dict] = {}
+    for k, row in enumerate(rows):
+        for style in (row["style"], f"all written {row['source']}", "all"):
+            entry = table.setdefault(style, {"n": 0, **{reader: Counter() for reader in readings}})
+            entry["n"] += 1
+            for reader, answers in readings.items():
+                entry[reader][outcome(answers[k], row["answer"])] += 1
+    return {style: {key: dict(value) if isinstance(value, Counter) else value for key, value in entry.items()}
+            for style, entry in table.items()}
+
+
+def markdown(table: dict[str, dict]) -> str:
+    """The evaluator page's table: per style, right / none / wrong of each reader."""
+    header = ["style", "n", *(f"{reader}: right / none / wrong" for reader in READERS)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for style, entry in sorted(table.items(), key=lambda item: (item[0].startswith("all"), -item[1]["n"], item[0])):
+        cells = [f"{entry[reader].get('right', 0)} / {entry[reader].get('none', 0)} / {entry[reader].get('wrong', 0)}"
+                 for reader in READERS]
+        lines.append("| " + " | ".join([f"**{style}**" if style.startswith("all") else style, str(entry["n"]), *cells])
+                     + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    contexts, rows = corpus()
+    readings = {"ours": [ours(row, contexts[row["context"]])[0] for row in rows], **harness(rows, contexts)}
+    table = tally(rows, readings)
+    import lm_eval
+
+    record = {"command": "python tests/reading_corpus.py", "generations": len(rows),
+              "lm_eval_version": getattr(lm_eval, "__version__", "unknown"), "by_style": table}
+    RESULT.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(markdown(table))
+    print(f"wrote {RESULT.relative_to(Path.cwd()) if RESULT.is_relative_to(Path.cwd()) else RESULT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
