@@ -186,8 +186,10 @@ def test_a_run_from_before_the_backend_was_recorded_is_not_replaced_by_an_int8_r
     from baselines.runs.results_store import RESULTS_FILE, Variant, check_replace
 
     variant = Variant(split="test", references="abc")
-    (tmp_path / RESULTS_FILE).write_text(json.dumps({"variant": {"references": "abc"},
-                                                     "meta": {"method": "embed", "config": {"batch_size": 64}}}))
+    (tmp_path / RESULTS_FILE).write_text(json.dumps({
+        "task": "scalr", "system": "embed", "split": "test", "n": 3, "coverage": 1.0, "metrics": {"accuracy": 0.5},
+        "main_metric": "accuracy", "interval": [0.1, 0.9], "variant": {"references": "abc"},
+        "meta": {"method": "embed", "config": {"batch_size": 64}}}))
     with pytest.raises(BaselinesError, match="other configuration"):
         check_replace(tmp_path, scored=False, force=False, variant=variant,
                       config={"batch_size": 64, "encode_backend": "onnx-int8"})

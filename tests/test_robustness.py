@@ -154,16 +154,17 @@ def test_leftovers_of_killed_saves_are_removed_by_the_next_write(tmp_path):
         tmp.mkdir()
     assert leftover.exists()
     _age(leftover, 120)
-    legacy = tmp_path / ".same.old"  # what an older release left behind
-    legacy.mkdir()
-    _age(legacy, 120)
-    other = tmp_path / ".same.json.host_1_0123abcd.tmp"  # another target's leftover: not this write's business
+    lookalike = tmp_path / ".same.old"  # a name this tool never writes: a user's, kept
+    lookalike.mkdir()
+    _age(lookalike, 120)
+    other = tmp_path / ".same.json.legal-baselines.host.1.0123456789abcdef.tmp"  # another target's: not this write's
     other.write_text("x")
     _age(other, 120)
     with atomic_path(target) as tmp:
         tmp.mkdir()
         (tmp / "config.json").write_text("{}")
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".same.json.host_1_0123abcd.tmp", "same"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".same.json.legal-baselines.host.1.0123456789abcdef.tmp",
+                                                          ".same.old", "same"]
 
 
 def test_a_live_writers_temporary_is_never_removed(tmp_path):

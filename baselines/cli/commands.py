@@ -46,8 +46,10 @@ def list_all():
     from baselines.core.config import config_path
     from baselines.methods.configs import config_variants
     from baselines.methods import method_aliases, method_names
-    from baselines.registry import TASKS
+    from baselines.registry import DISCOVERED, TASKS
 
+    for name, problem in DISCOVERED.problems.items():
+        typer.echo(f"skipped benchmark {name!r}: {problem}")
     for task in TASKS.values():
         typer.echo(f"{task.name}  ({task.answer_type}; main metric {task.main_metric}; eval split {task.eval_split})")
         typer.echo(f"    {task.description}")

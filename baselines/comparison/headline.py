@@ -140,7 +140,8 @@ def _shown_figures(comparison: Comparison | None, published: Published | None) -
 def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
     """The published figures shown, with the items they were computed on (not run here: no Δ, no cost)."""
     return [[f"{figure.system} ({'LLM, ' if figure.producer == 'llm' else ''}published)"
-             + (f": {figure.note}" if figure.note else ""),
+             + (f": {'; '.join(part for part in (figure.note, figure.basis_note()) if part)}"
+                if figure.note or figure.basis_note() else ""),
              f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–",
              published_cost_cell(figure.system, figure.tokens_per_item)]
             for figure in _shown_figures(comparison, published)]

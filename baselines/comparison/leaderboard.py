@@ -20,6 +20,7 @@ from pathlib import Path
 
 from baselines.core.errors import DataError, BaselinesError, unknown_name
 from baselines.core.io import read_json
+from baselines.core.params import check_option
 from baselines.comparison.paired import Paired, paired_all
 from baselines.comparison.systems import System, load_system
 from baselines.core.paths import models_root, results_root
@@ -53,10 +54,13 @@ class Comparison:
     __repr__ = __str__  # a comparison shown in a REPL or notebook is its table, not every sample of every run
 
     def save(self, path) -> Path:
-        """Write to_markdown() into the file `path`, replaced whole (never half-written); returns the path."""
+        """Write to_markdown() into the file `path`, replaced whole (never half-written), through the same checks as
+        `baselines compare --out`: a file already there is replaced only when this program wrote it (listed by the
+        folder's compare_manifest.json); anything else, a link included, is refused. Returns the path."""
         from os import PathLike
 
-        from baselines.core.io import atomic_path
+        from baselines.comparison.render import COMPARE_MANIFEST
+        from baselines.core.safe_write import write_output_folder
 
         if not isinstance(path, (str, PathLike)):
             given = "None" if path is None else f"a value of type {type(path).__name__}"
@@ -65,9 +69,8 @@ class Comparison:
         if target.resolve().is_dir():
             raise BaselinesError(f"{target} is a folder: save writes one Markdown file, "
                                  f"e.g. {target / (self.task.name + '.md')}")
-        text = self.to_markdown()
-        with atomic_path(target, follow_link=True) as tmp:  # a file the user named may be a link to it
-            tmp.write_text(text + "\n", encoding="utf-8")
+        data = (self.to_markdown() + "\n").encode("utf-8")
+        write_output_folder(target.parent, {target.name: data}, COMPARE_MANIFEST, "Comparison.save")
         return target
 
 
@@ -81,8 +84,8 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     `only` keeps the named systems (folder names under results/<task>/)."""
     task = get_task(task_name)
     test_file = Path(test_file).name if test_file else None  # runs record the file's name only
-    if replicates < 1:
-        raise BaselinesError(f"--replicates must be at least 1, got {replicates}")
+    check_option("replicates", replicates, "--replicates")
+    check_option("seed", seed, "--seed")
     split = split or task.eval_split
     systems, notes = collect(task, results_dir, split, segmenter, test_file, only)
     systems, miscounted = check_skipped(task, systems)

@@ -31,6 +31,7 @@ from baselines.comparison.systems import System
 from baselines.core import progress
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target
+from baselines.core.params import check_option
 from baselines.core.safe_write import write_output_folder
 from baselines.core.paths import results_root
 from baselines.registry import TASKS, LmEvalExport, Subtasks, Task
@@ -150,7 +151,8 @@ def _published_section(task: Task, published: Published | None) -> list[str]:
     if published is None:
         return []
     rows = [[figure.system, figure.producer, f"{figure.value:.1f}", figure.items or published.items,
-             figure.source or published.source, figure.note] for figure in published.figures]
+             (figure.source or published.source) + (f" ({figure.source_file})" if figure.source_file else ""),
+             "; ".join(part for part in (figure.note, figure.basis_note()) if part)] for figure in published.figures]
     return ["## Published elsewhere (not run here)", "",
             *md_table(["system", "producer", f"{task.main_metric} %", "items", "source", "note"], rows), ""]
 
@@ -200,6 +202,8 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
     results folder that holds them, or remove the page first); every file is rendered and every target checked
     (see write_output_folder: no link, device or file of anyone else's in `out`) before the first is written."""
     out = Path(out)
+    check_option("replicates", replicates, "--replicates")
+    check_option("seed", seed, "--seed")
     if out.exists() and not out.is_dir():
         raise BaselinesError(f"--out {out} exists and is not a folder")
     readme_text = _checked_readme(readme)

@@ -15,7 +15,9 @@ from baselines.core.errors import DataError
 from baselines.registry import Task
 
 PRODUCERS = ("llm", "other", "human")
-FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item", "headline"}
+FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item", "headline",
+               "basis", "answered", "published_value", "source_file"}
+BASES = ("all", "answered")  # what a figure counts over: every item (an unanswered one wrong), or the answered ones
 FILE_KEYS = {"source", "items", "figures", "headline_note"}
 
 
@@ -32,6 +34,19 @@ class Figure:
     source: str = ""  # who reported it, when not the file's source
     tokens_per_item: float | None = None  # prompt + output tokens per item, for a cost estimate (the file says how)
     headline: bool = False  # also shown in the headline when not an LLM's (a reference our rows are read against)
+    basis: str = "all"  # what `value` counts over: "all" items (an unanswered one wrong, as our evaluator counts)
+    answered: float | None = None  # the share of the items the system answered, when the source says it
+    published_value: float | None = None  # the source's own figure, when `value` was recounted on our basis
+    source_file: str = ""  # the exact source: repository@commit:path, or a paper's version
+
+    def basis_note(self) -> str:
+        """What the figure counts over, in words, and the source's own figure where it was recounted."""
+        if self.published_value is not None:
+            answered = f"the {100 * self.answered:.1f}% it answered" if self.answered is not None else "what it answered"
+            return (f"recounted over all items, an unanswered one wrong; the source gives {self.published_value:.1f}, "
+                    f"over {answered}")
+        share = f" ({100 * self.answered:.1f}% of them)" if self.answered is not None else ""
+        return f"over the answered items only{share}" if self.basis == "answered" else ""
 
 
 @dataclass(frozen=True)
@@ -81,7 +96,30 @@ def _figure(row, where: str) -> Figure:
     return Figure(system=str(row["system"]), producer=row["producer"], value=float(value),
                   note=str(row.get("note") or ""), command=" ".join(str(row.get("command") or "").split()),
                   items=str(row.get("items") or ""), source=str(row.get("source") or ""),
-                  tokens_per_item=_tokens(row, where), headline=_flag(row, "headline", where))
+                  tokens_per_item=_tokens(row, where), headline=_flag(row, "headline", where),
+                  **_basis(row, where))
+
+
+def _basis(row: dict, where: str) -> dict:
+    """basis (required: "all" or "answered"), answered (a share, required with "answered" unless null: unknown),
+    published_value (a percentage, only for a figure recounted over all items) and source_file, checked."""
+    name, basis = row["system"], row.get("basis")
+    if basis not in BASES:
+        raise DataError(f"{where}: {name}: basis {basis!r} is not one of {', '.join(BASES)} (what the figure counts "
+                        "over: every item, or the answered ones)")
+    answered = row.get("answered")
+    if basis == "answered" and "answered" not in row:
+        raise DataError(f"{where}: {name}: a figure over the answered items says which share they are (answered: "
+                        "0.87, or null when the source does not say)")
+    if answered is not None and (not isinstance(answered, Real) or isinstance(answered, bool) or not 0 < answered <= 1):
+        raise DataError(f"{where}: {name}: answered {answered!r} is not a share of the items (0 to 1)")
+    published = row.get("published_value")
+    if published is not None and (basis != "all" or not isinstance(published, Real) or not 0 <= published <= 100):
+        raise DataError(f"{where}: {name}: published_value {published!r} is the source's own percentage of a figure "
+                        "recounted over all items (basis: all)")
+    return {"basis": basis, "answered": None if answered is None else float(answered),
+            "published_value": None if published is None else float(published),
+            "source_file": str(row.get("source_file") or "")}
 
 
 def _flag(row: dict, key: str, where: str) -> bool:

@@ -31,6 +31,7 @@ class Range:
     high: float | None = None
     above: bool = False
     below: bool = False
+    whole: bool = False  # a whole number (a seed, a count)
 
     def text(self) -> str:
         bounds = [f"{'greater than' if self.above else 'at least'} {self.low}" if self.low is not None else "",
@@ -39,6 +40,8 @@ class Range:
 
     def allowed(self, value, params: dict) -> str | None:
         """None when `value` is allowed, else what is allowed."""
+        if self.whole and not (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
+            return f"a whole number ({self.text()})"
         if not is_number(value):
             return f"a number ({self.text()})"
         too_low = self.low is not None and (value <= self.low if self.above else value < self.low)
@@ -147,8 +150,8 @@ SHARED = {  # parameters that mean the same in every method that has them
                                    "piece_len", "batch_pieces", "max_train_len", "torch_threads", "n_models",
                                    "workers")},
     "n_jobs": NonZero(),
-    "seed": Range(0, 2 ** 32 - 1),  # numpy's and scikit-learn's seeds
-    "split_seed": Range(0, 2 ** 32 - 1),
+    "seed": Range(0, 2 ** 32 - 1, whole=True),  # numpy's and scikit-learn's seeds
+    "split_seed": Range(0, 2 ** 32 - 1, whole=True),
     "val_fraction": Range(0, 1, below=True),  # a share of the training documents held out
 }
 
@@ -167,6 +170,22 @@ def check_params(klass, params: dict, origins: dict | None = None) -> None:
         if problem:
             where = (origins or {}).get(key, f"the defaults of {klass.__name__}")
             raise BaselinesError(f"{where}: {key} {problem}")
+
+
+OPTION_RULES = {  # the number options of the command line and the Python API, checked as configs are
+    "seed": SHARED["seed"],
+    "cv": Range(2, 1000, whole=True),  # folds of a cross-validation
+    "replicates": Range(1, 1_000_000, whole=True),  # bootstrap replicates
+    "parameters": Range(1, 1e15),  # an LLM's parameter count (--params): up to a thousand trillion
+}
+
+
+def check_option(name: str, value, shown: str | None = None) -> None:
+    """Refuse a number option outside its rule (OPTION_RULES), in one line naming the option (`shown`: as the
+    user wrote it, e.g. --seed), what it allows and the value: finite, in range, whole where a count is meant."""
+    problem = _refusal(value, OPTION_RULES[name], None, None, {})
+    if problem:
+        raise BaselinesError(f"{shown or name} {problem}")
 
 
 def _refusal(value, rule, default, hint, params: dict) -> str | None:

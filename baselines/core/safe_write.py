@@ -108,7 +108,7 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
     try:
         yield tmp
         if tmp.is_dir():
-            with _exclusive_lock(target.with_name(f".{target.name}.lock")):
+            with _exclusive_lock(target.parent):
                 check_replaceable_folder(given, [marker] if marker else [])
                 if check is not None:
                     check()
@@ -192,9 +192,19 @@ def _replace_folder(tmp: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+WRITER_MARK = "legal-baselines"  # in the name of every temporary or backup this tool writes, and of no other
+
+
 def _sibling(target: Path, kind: str) -> Path:
-    """A fresh hidden name beside `target` naming its writer: .<name>.<host>_<pid>_<random hex>.<kind>."""
-    return target.with_name(f".{target.name}.{_host()}_{os.getpid()}_{secrets.token_hex(4)}.{kind}")
+    """A fresh hidden name beside `target` naming this tool and its writer:
+    .<name>.legal-baselines.<host>.<pid>.<16 random hex digits>.<kind>; only such names are ever removed."""
+    return target.with_name(f".{target.name}.{WRITER_MARK}.{_host()}.{os.getpid()}.{secrets.token_hex(8)}.{kind}")
+
+
+def ours_pattern(name: str) -> re.Pattern:
+    """The temporaries and backups this tool writes for a target named `name` (see `_sibling`)."""
+    return re.compile(rf"\.{re.escape(name)}\.{WRITER_MARK}\.(?P<host>[A-Za-z0-9-]*)\.(?P<pid>[0-9]+)\.[0-9a-f]{{16}}"
+                      rf"\.(?:tmp|old)")
 
 
 def _host() -> str:
@@ -210,35 +220,26 @@ def _remove(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def _exclusive_lock(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive flock on `lock_path`, removed on release (retrying if it was replaced meanwhile)."""
-    while True:
-        handle = os.fdopen(os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644), "a")
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            same = os.path.samestat(os.fstat(handle.fileno()), os.stat(lock_path))
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        handle.close()  # another writer removed this lock file after we opened it: lock the new one
+def _exclusive_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive flock on `folder` itself (no lock file: nothing is created, nothing of a user's
+    removed), so concurrent writers of one target swap it in turn."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(lock_path)
-        handle.close()
+        os.close(descriptor)
 
 
 def remove_stale(target: Path) -> list[Path]:
-    """Remove leftovers of killed writes of `target` (its hidden .tmp / .old siblings); returns what went.
+    """Remove leftovers of killed writes of `target` (its hidden .tmp / .old siblings that this tool named,
+    `ours_pattern`); returns what went. Any other file, whatever its name (`.<name>.old`, `.<name>.lock`, a
+    user's `.<name>.backup01.tmp`), is never touched.
 
     A leftover goes when it is older than STALE_SECONDS and its writer (host and pid in its name) no longer
-    runs here; one from another host after STALE_REMOTE_SECONDS; one without a writer's name (an older
-    release's `.<name>.old` or `.<name>.<8 characters>.tmp`) after STALE_SECONDS."""
+    runs here; one from another host after STALE_REMOTE_SECONDS."""
     target = Path(target)
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(?:(?P<host>[A-Za-z0-9-]*)_(?P<pid>[0-9]+)_[0-9a-f]{{8}}"
-                         rf"\.(?:tmp|old)|old|[a-z0-9_]{{8}}\.tmp)")
+    pattern = ours_pattern(target.name)
     removed = []
     try:
         entries = list(os.scandir(target.parent))
@@ -257,8 +258,6 @@ def _is_stale(entry: os.DirEntry, host: str | None, pid: str | None) -> bool:
         age = time.time() - entry.stat(follow_symlinks=False).st_mtime
     except FileNotFoundError:
         return False
-    if pid is None:  # an older release's leftover: no writer named
-        return age > STALE_SECONDS
     if host != _host():
         return age > STALE_REMOTE_SECONDS
     return age > STALE_SECONDS and not _running(int(pid))

@@ -134,46 +134,32 @@ class Benchmark:
 
 
 ENTRY_POINT_GROUP = "legal_baselines.benchmarks"  # name = the task; value = 'package:BENCHMARK'
+from baselines.registry.discovery import discover_benchmarks  # noqa: E402
 
 
 class _Discovered:
-    """The benchmarks of every installed package (entry points of ENTRY_POINT_GROUP), loaded on first use."""
+    """The benchmarks of every installed package (entry points of ENTRY_POINT_GROUP), loaded on first use, and the
+    entry points skipped with the reason for each (`problems`)."""
 
     def __init__(self):
         self._benchmarks: list[Benchmark] | None = None
+        self._problems: dict[str, str] = {}
 
     @property
     def benchmarks(self) -> list[Benchmark]:
         if self._benchmarks is None:
-            self._benchmarks = discover_benchmarks()
+            self._benchmarks, self._problems = discover_benchmarks(ENTRY_POINT_GROUP)
         return self._benchmarks
+
+    @property
+    def problems(self) -> dict[str, str]:
+        """Entry point name -> why it was skipped (it failed to load, collides with another, or is no valid name)."""
+        self.benchmarks
+        return dict(self._problems)
 
     def reset(self) -> None:
         """Forget what was found: the next use looks again (after a plugin is installed, in tests)."""
-        self._benchmarks = None
-
-
-def discover_benchmarks() -> list[Benchmark]:
-    """Each entry point of ENTRY_POINT_GROUP loaded and checked: a Benchmark whose task is named as its entry point;
-    one name declared twice with two values is an error naming both; none at all says how to install."""
-    from importlib.metadata import entry_points
-
-    found: dict[str, tuple[str, Benchmark]] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name in found:
-            if found[point.name][0] != point.value:
-                raise BaselinesError(f"benchmark {point.name!r} is declared twice: {found[point.name][0]} and "
-                                     f"{point.value} (uninstall one of the packages)")
-            continue
-        benchmark = point.load()
-        if not isinstance(benchmark, Benchmark) or benchmark.task.name != point.name:
-            raise BaselinesError(f"entry point {point.name} = {point.value} of group {ENTRY_POINT_GROUP} is not a "
-                                 f"Benchmark whose task is named {point.name!r}")
-        found[point.name] = (point.value, benchmark)
-    if not found:
-        raise BaselinesError(f"no benchmark is installed (entry points {ENTRY_POINT_GROUP}): install this package "
-                             "(pip install -e .) rather than running it from a source folder")
-    return sorted((benchmark for _, benchmark in found.values()), key=lambda b: (b.listed, b.task.name))
+        self._benchmarks, self._problems = None, {}
 
 
 DISCOVERED = _Discovered()
@@ -209,10 +195,14 @@ def former_modules() -> dict[str, str]:
 
 
 def get_task(name: str) -> Task:
-    """The registered task called `name`; an unknown name lists the valid ones."""
+    """The registered task called `name`; a skipped plugin of that name says why, and an unknown name lists the
+    valid ones."""
     try:
         return TASKS[name]
     except KeyError:
+        problem = DISCOVERED.problems.get(name) if isinstance(name, str) else None
+        if problem is not None:
+            raise BaselinesError(f"benchmark {name!r} cannot be used: {problem}") from None
         raise unknown_name("task", name, TASKS) from None
 
 

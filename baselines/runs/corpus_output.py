@@ -24,10 +24,11 @@ from urllib.parse import quote
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target, write_json
+from baselines.core.safe_write import WRITER_MARK
 from baselines.runs.corpus import StreamSink
 
 RECORD_FIELDS = ("id", "digest")
-FOLDER_TMP = re.compile(r"\..+\.json\.[0-9]+\.tmp")
+FOLDER_TMP = re.compile(rf"\..+\.json\.{WRITER_MARK}\.[0-9]+\.tmp")  # ours only: see `_tmp_name`
 MANIFEST = "predict_manifest.json"  # .<MANIFEST> in a folder output, .<name>.<MANIFEST> beside a JSONL output
 WRITTEN_BY = "baselines predict"
 
@@ -143,7 +144,7 @@ class JsonlSink(Resumable):
             self.handle.close()
             raise
         self._cut(whole)
-        leftover = re.compile(rf"\.{re.escape(self.path.name)}\.[0-9]+\.tmp")  # of a run killed while replacing
+        leftover = re.compile(rf"\.{re.escape(self.path.name)}\.{WRITER_MARK}\.[0-9]+\.tmp")  # a killed run's
         for path in self.path.parent.iterdir():
             if leftover.fullmatch(path.name):
                 path.unlink()
@@ -181,7 +182,7 @@ class JsonlSink(Resumable):
 
     def _replace(self, record: dict) -> None:
         """The file rewritten beside with the document's earlier record replaced by `record`, then renamed."""
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp = _tmp_name(self.path)
         with open(self.path, "rb") as old, open(tmp, "wb") as new:
             for raw in old:
                 if raw.strip() and json.loads(raw)["id"] == record["id"]:
@@ -291,7 +292,7 @@ class FolderSink(Resumable):
     def write(self, record: dict) -> None:
         self.mark()
         path = self.file_of(record["id"])
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp = _tmp_name(path)
         try:
             with open(tmp, "wb") as handle:
                 handle.write(_line(record))
@@ -312,3 +313,8 @@ class FolderSink(Resumable):
         if self.created and not self.digests:
             with contextlib.suppress(OSError):
                 self.folder.rmdir()
+
+
+def _tmp_name(path: Path) -> Path:
+    """The hidden temporary beside `path` that this tool writes (and alone removes): .<name>.legal-baselines.<pid>.tmp"""
+    return path.with_name(f".{path.name}.{WRITER_MARK}.{os.getpid()}.tmp")

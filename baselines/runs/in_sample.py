@@ -17,8 +17,8 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json
-from baselines.runs.overlap import OVERLAP_VERSION, UNIT_HEX, describe, fit_units, measure
-from baselines.runs.results_store import PREDICTIONS_FILE, RESULTS_FILE
+from baselines.runs.overlap import MEASURED_VERSIONS, UNIT_HEX, describe, fit_units, measure
+from baselines.runs.results_store import PREDICTIONS_FILE, RESULTS_FILE, file_digest, run_files
 
 FIT_ITEMS_FILE = "fit_items.json"
 DIGEST_HEX = 16  # hex digits (8 bytes) of sha256 kept per item
@@ -126,7 +126,7 @@ def fit_overlap(folder: Path, trained_on: dict, records, *, split: str | None, a
     report = {"checked": True, "overlapping": len(same_text), "train_items": len(trained_on["texts"]) // DIGEST_HEX,
               "same_id_other_text": len(same_id), "model": str(Path(folder).resolve()),
               "fit_set": digest_of(trained_on["texts"])}
-    if trained_on.get("overlap_version") == OVERLAP_VERSION:
+    if trained_on.get("overlap_version") in MEASURED_VERSIONS:
         report.update(measure(trained_on, records))
     else:
         report["note"] = WHOLE_ITEMS_ONLY
@@ -152,18 +152,46 @@ def in_sample_error(folder: Path, what: str) -> BaselinesError:
                           "stated beside its figures")
 
 
-def writer_overlap(predictions: Path, records, allow_overlap: bool = False) -> dict | None:
-    """For the predictions file of an eval run (beside that run's results file, which names the model): the
-    scored items' overlap with the items of the model that wrote it, refused like eval's; None for any other."""
-    beside = Path(predictions).parent / RESULTS_FILE
-    if Path(predictions).name != PREDICTIONS_FILE or not beside.is_file():
+def writer_overlap(predictions: Path, records, allow_overlap: bool = False, *, task: str | None = None,
+                   results_dir=None) -> dict | None:
+    """For the predictions file of an eval run: the scored items' overlap with the items of the model that wrote
+    it, refused like eval's; None for any other. The run is the one whose results file sits beside the file, or,
+    for a copy moved or renamed elsewhere, the run of `task` whose predictions have the same bytes (its results
+    file lists their sha256 in meta.files; runs of earlier releases are hashed)."""
+    written = _writer_record(Path(predictions), task, results_dir)
+    if written is None:
         return None
     try:
-        written = read_json(beside)["meta"]["train_overlap"]
         folder, fit_set = Path(written["model"]), written["fit_set"]
-    except (DataError, KeyError, TypeError):  # no model named (stateless, cross-validated) or not our file
+    except (KeyError, TypeError):  # no model named (stateless, cross-validated)
         return None
     trained_on = saved_fit(folder)
     if digest_of(trained_on.get("texts", "")) != fit_set:
         return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
     return fit_overlap(folder, trained_on, records, split=None, allow_overlap=allow_overlap)
+
+
+def _writer_record(predictions: Path, task: str | None, results_dir) -> dict | None:
+    """meta.train_overlap of the eval run that wrote `predictions` (beside it, or found by the file's digest)."""
+    beside = predictions.parent / RESULTS_FILE
+    candidates = [beside] if predictions.name == PREDICTIONS_FILE and beside.is_file() else []
+    if not candidates and task is not None and predictions.is_file():
+        digest = file_digest(predictions)
+        candidates = [path for path in run_files(task, results_dir) if _wrote(path, digest)]
+    for path in candidates:
+        try:
+            return read_json(path)["meta"]["train_overlap"]
+        except (DataError, KeyError, TypeError):  # not our file, or a run without a record
+            continue
+    return None
+
+
+def _wrote(results: Path, digest: str | None) -> bool:
+    """Whether the run of `results` wrote predictions with this sha256 (listed in meta.files, else hashed)."""
+    try:
+        listed = read_json(results)["meta"].get("files", {})
+    except (DataError, KeyError, TypeError, AttributeError):
+        return False
+    if isinstance(listed, dict) and PREDICTIONS_FILE in listed:
+        return listed[PREDICTIONS_FILE] == digest
+    return file_digest(results.parent / PREDICTIONS_FILE) == digest

@@ -6,13 +6,13 @@ peak and utilisation. docs/cost.md gives the method and its limits.
   `LmEvalExport.prompts`), so a run made with another prompt is estimated on ours.
 - Output tokens: the run's own generation of each item (`raw`); a run without text (log-likelihoods, labels)
   counts one token per item.
-- Tokens are counted with the cl100k_base BPE (`bpe-openai`, installed with the `llm` and `dev` extras; GPT-4's
-  tokenizer, and close to Llama 3's), else estimated as characters / 4, and the record says which.
+- Tokens are counted with the cl100k_base BPE (`bpe-openai`, a dependency of the package, so every install counts
+  them the same way; GPT-4's tokenizer, and close to Llama 3's); where it cannot count, the run is scored without
+  an estimate, and the record says why.
 - Parameters: `--params`, else the table in llm_params.yaml (with its sources), matched on the system name."""
 from __future__ import annotations
 
 import functools
-import math
 import re
 import warnings
 from importlib import resources
@@ -20,11 +20,11 @@ from importlib import resources
 import yaml
 
 from baselines.core.errors import BaselinesError
+from baselines.core.params import check_option
 from baselines.registry import LmEvalExport, Task
 
 ACCELERATOR = {"name": "NVIDIA A100 SXM 80 GB", "peak_flops_per_second": 312e12, "precision": "dense BF16",
                "utilisation": 0.4}
-CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with a BPE of about 100k tokens
 PIECE_CHARS = 100_000  # the longest text counted in one call of the tokenizer
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kmbt]?)\s*$", re.IGNORECASE)
 _SCALE = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
@@ -33,9 +33,11 @@ _SCALE = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 def parse_parameters(text: str) -> float:
     """'70B', '8.03b', '110M', '7e9' -> a parameter count; anything else is refused."""
     match = _SIZE.match(str(text))
-    if not match or float(match.group(1)) * _SCALE[match.group(2).lower()] < 1:
+    if not match:
         raise BaselinesError(f"--params {text!r} is not a parameter count: write it as 70B, 8.03B, 110M or 7e9")
-    return float(round(float(match.group(1)) * _SCALE[match.group(2).lower()]))  # a count: 8.03B is 8030000000
+    count = float(match.group(1)) * _SCALE[match.group(2).lower()]
+    check_option("parameters", count, f"--params {text!r}: the count")
+    return float(round(count))  # a count: 8.03B is 8030000000
 
 
 @functools.cache
@@ -55,7 +57,7 @@ def model_parameters(system: str) -> tuple[float | None, str]:
 
 
 def token_counter():
-    """(count(text) -> tokens, what counted them): the cl100k_base BPE when installed, else characters / 4.
+    """(count(text) -> tokens, what counted them): the cl100k_base BPE of `bpe-openai`.
 
     Every text is counted as text: a special token's spelling in a generation ("<|endoftext|>") is counted as
     the ordinary tokens it is written with, and a long text is counted in pieces of at most PIECE_CHARS
@@ -63,10 +65,8 @@ def token_counter():
     never span white space followed by a word, so the count barely differs from one pass)."""
     with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
         warnings.simplefilter("ignore", DeprecationWarning)
-        try:
-            import bpe_openai
-        except ImportError:
-            return (lambda text: math.ceil(len(text) / CHARS_PER_TOKEN)), "estimate: characters / 4"
+        import bpe_openai
+
         encoding = bpe_openai.get_encoding("cl100k_base")
     return (lambda text: sum(len(encoding.encode_ordinary(piece)) for piece in text_pieces(text))), \
         "cl100k_base BPE (bpe-openai)"
@@ -99,13 +99,13 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
     answered = {str(row["id"]): row for row in predictions if str(row["id"]) in prompts}
     if not answered:
         return None
-    count, counted_by = token_counter()
     try:
+        count, counted_by = token_counter()
         prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
         output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
                             for row in answered.values()) / len(answered)
-    except (ValueError, RuntimeError, MemoryError) as error:  # the run is scored all the same, without an estimate
-        return {"estimate": True, "items": len(answered), "tokens_counted_by": counted_by,
+    except (ImportError, ValueError, RuntimeError, MemoryError) as error:  # scored all the same, without an estimate
+        return {"estimate": True, "items": len(answered), "tokens_counted_by": "cl100k_base BPE (bpe-openai)",
                 "unavailable": f"the tokens could not be counted: {str(error).splitlines()[0]}"}
     source = "--params"
     if parameters is None:

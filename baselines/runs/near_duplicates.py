@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from baselines.runs.confusables import skeleton
+
 SHINGLE_WORDS = 5  # words per shingle: short enough to survive light edits, long enough to be specific
 SKETCH_SIZE = 64  # hashes kept per fitted document
 MIN_SAMPLE = 16  # sampled shingles below which a pair is not compared (scored text under ~1/4 of the fitted one)
@@ -30,10 +32,15 @@ _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD
                  0xFF51AFD7ED558CCD], dtype=np.uint64)[:SHINGLE_WORDS]  # fixed odd constants, one per position
 
 
-def normal_words(text: str) -> list[str]:
-    """The words of `text` case folded, punctuation dropped, white space collapsed ('Appeal  allowed.' and
-    'appeal allowed' give the same words)."""
-    return _NON_WORD.sub("", str(text).casefold()).split()
+def normal_words(text: str, version: int = 2) -> list[str]:
+    """The words of `text` read as the Latin letters they are drawn like (version 2: confusables.skeleton, so
+    Cyrillic or full-width copies read as the text they copy), case folded, punctuation dropped, white space
+    collapsed ('Appeal  allowed.' and 'appeal allowed' give the same words); version 1 (models saved by earlier
+    releases) without the skeleton."""
+    text = str(text)
+    if version >= 2:
+        text = skeleton(text)
+    return _NON_WORD.sub("", text.casefold()).split()
 
 
 class WordHashes(dict):

@@ -45,7 +45,7 @@ def method_of(task: str, config: Path | None) -> str:
 def system_name(method: str | None, name: str | None, encoder: str | None, config: Path | None = None) -> str | None:
     """The system name when none is given: a named config's name (`learned-lexical`), with the encoder's folder
     name after it or after the method (`embed-all-mpnet-base-v2`); None: the method's own."""
-    if name:
+    if name is not None:
         return name
     named = config is not None and not Path(config).suffix and len(Path(config).parts) == 1
     base = Path(config).name if named else method

@@ -3,7 +3,8 @@
 The contamination report of every run of a saved model (`meta.train_overlap` of results.json):
 
 - Units, the pieces a figure is made of: an RR document's sentences, the opinion of a CaselawQA example (a record
-  with a context), a SCALR question. Each is normalised (case folded, punctuation dropped, white space collapsed)
+  with a context), a SCALR question. Each is normalised (read as the Latin letters it is drawn like, case
+  folded, punctuation dropped, white space collapsed: near_duplicates.normal_words)
   and hashed (sha256, first UNIT_HEX hex digits); units of fewer than MIN_UNIT_WORDS words are not counted, on
   either side of the fraction: "Appeal allowed.", "JUDGMENT" and numbers repeat across unrelated judgments.
 - Near-duplicates, the documents those units make up (an RR document, an opinion, a question), compared with
@@ -12,12 +13,14 @@ The contamination report of every run of a saved model (`meta.train_overlap` of 
 - The overlap: the share of the scored units that are a fitted unit, or belong to a near-duplicate document.
   Above OVERLAP_LIMIT, eval and score refuse unless --allow-overlap is given.
 
-Measured on the official splits (the figures that set the limits): RR dev against train, 3.2% of the 2,657
-sentences of 5 words or more (template sentences of Odisha excise-act judgments, "the judgment of the court was
-delivered by ..."), no near-duplicate (the closest dev document has 77% of its shingles in one train document);
-CaselawQA test against train and val, 0.95% (48 of 5,039 examples: five short per curiam opinions shared with
-other cases), no other near-duplicate (the closest, 78%); SCALR has no training split (`--cv` is out of fold),
-and no question of its 399 has over 43% of its shingles in another. Copies of training items are near 100%.
+Measured on the official splits (the figures that set the limits, normalisation version 2): RR dev against
+train, 5.1% of the 2,657 sentences of 5 words or more (85 the same once normalised: template sentences of Odisha
+excise-act judgments, "the judgment of the court was delivered by ..."; 2 of the 30 documents near-duplicates,
+both templates, 77% and 57% of their shingles in one train document); CaselawQA test against train and val,
+1.17% (short per curiam opinions shared with other cases; 2 of 427 opinions near-duplicates); SCALR has no
+training split (`--cv` is out of fold), and no question of its 399 has over 43% of its shingles in another.
+Lightly edited copies (two words deleted from every sentence: 56% to 91%; Cyrillic or full-width letters: the
+same units once normalised) come out at 100%.
 """
 from __future__ import annotations
 
@@ -27,10 +30,11 @@ from collections.abc import Iterator
 from baselines.runs.near_duplicates import (SHINGLE_WORDS, SKETCH_SIZE, Sketches, WordHashes, normal_words,
                                             shingle_hashes, sketch_hex)
 
-OVERLAP_VERSION = 1  # of the normalisation, hashes and sketches below; a model of another one is not measured
+OVERLAP_VERSION = 2  # of the normalisation, hashes and sketches below (2: the confusables skeleton)
+MEASURED_VERSIONS = (1, 2)  # the versions of saved models that are measured (each with its own normalisation)
 MIN_UNIT_WORDS = 5  # shorter units ("Appeal allowed.", "JUDGMENT", "3") are boilerplate, not contamination
 OVERLAP_LIMIT = 0.10  # the share of scored units above which a run is refused: 3 times RR dev's natural 3.2%
-NEAR_DUPLICATE = 0.9  # share of a scored document's shingles in one fitted document: above the natural 0.78
+NEAR_DUPLICATE = 0.4  # share of a scored document's shingles in one fitted document (calibration: the docstring)
 UNIT_HEX = 16
 OVERLAP_MARK = "‡"  # beside the figures of a run written past the limit with --allow-overlap, in every table
 
@@ -40,7 +44,7 @@ def unit_digest(words: list[str]) -> str:
     return hashlib.sha256(" ".join(words).encode()).hexdigest()[:UNIT_HEX]
 
 
-def _documents(records) -> Iterator[tuple[str, str, list[list[str]], int]]:
+def _documents(records, version: int = OVERLAP_VERSION) -> Iterator[tuple[str, str, list[list[str]], int]]:
     """Per distinct document, one at a time: (unit name, document name, its units' normalised words, how many
     scored items share it). RR documents count once each; a CaselawQA opinion, once per example about it."""
     shared: dict[str, int] = {}  # an opinion or question -> the scored items about it
@@ -50,13 +54,13 @@ def _documents(records) -> Iterator[tuple[str, str, list[list[str]], int]]:
             shared[text] = shared.get(text, 0) + 1
     for record in records:
         if hasattr(record, "sentences"):
-            yield "sentences", "documents", [normal_words(s.text) for s in record.sentences], 1
+            yield "sentences", "documents", [normal_words(s.text, version) for s in record.sentences], 1
             continue
         text = record.context or record.question
         name = "opinions" if record.context else "questions"
         times = shared.pop(text, 0)  # the first item about it; the others find it gone
         if times:
-            yield name, name, [normal_words(text)], times
+            yield name, name, [normal_words(text, version)], times
 
 
 def fit_units(records) -> dict:
@@ -79,7 +83,7 @@ def measure(fitted: dict, records) -> dict:
     sketches = Sketches.from_hex(fitted["documents"], fitted.get("sketch_size", SKETCH_SIZE))
     counted = exact = overlapping = near = closest = documents = 0
     names, cache = (fitted.get("unit_name"), "documents"), WordHashes()
-    for unit_name, document_name, unit_words, times in _documents(records):
+    for unit_name, document_name, unit_words, times in _documents(records, fitted.get("overlap_version", 1)):
         names, documents = (unit_name, document_name), documents + 1
         counted_here = [words for words in unit_words if len(words) >= MIN_UNIT_WORDS]
         same = sum(unit_digest(words) in units for words in counted_here)

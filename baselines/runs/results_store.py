@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from baselines.core.config import with_former_defaults
-from baselines.core.errors import BaselinesError
+from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
 from baselines.core.safe_write import check_replaceable_folder
 from baselines.core.paths import results_root
@@ -72,6 +72,8 @@ def references_digest(references) -> str:
 
 def check_system_name(name: str) -> str:
     """A system name that is one plain folder name (letters, digits, . _ - + @ =) of at most MAX_NAME characters."""
+    if name == "":
+        raise BaselinesError("the system name is empty: give --name a name, or leave --name out for the default")
     if not isinstance(name, str) or not SYSTEM_NAME.fullmatch(name) or name in (".", ".."):
         raise BaselinesError(f"system name {name!r} is not a plain name: use letters, digits and . _ - + @ = "
                              "(no folders, no spaces)")
@@ -86,23 +88,112 @@ def run_folder(task: str, system: str, variant: Variant, results_dir=None) -> Pa
 
 
 def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, config: dict | None = None) -> None:
-    """Without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to
-    let `eval` replace a run computed on other references or with another configuration."""
+    """Refuse to replace a folder that is not a run this tool wrote (`check_run_owned`), whatever --force says;
+    without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to let `eval`
+    replace a run computed on other references or with another configuration."""
     path = folder / RESULTS_FILE
-    if force or not path.is_file():
+    if not path.is_file():
         return
     previous = read_json(path)
-    was_scored = previous.get("meta", {}).get("method") == "external"
+    check_run_owned(folder, previous)
+    if force:
+        return
+    was_scored = previous["meta"].get("method") == "external"
     if scored or was_scored:
         what = "a scored run (`baselines score`)" if was_scored else "an evaluation run (`baselines eval`)"
         raise BaselinesError(f"{folder} already holds {what}; choose another --name, or pass --force to replace it")
     differs = [what for what, old, new in (
         ("references (other items or gold answers)", previous.get("variant", {}).get("references"), variant.references),
-        ("configuration", *_shared_keys(previous.get("meta", {}).get("config"), config)))
+        ("configuration", *_shared_keys(previous["meta"].get("config"), config)))
         if old is not None and new is not None and old != new]
     if differs:
         raise BaselinesError(f"{folder} holds a run on other {' and '.join(differs)}; choose another --name "
                              "(or --config NAME, which names the system), or pass --force to replace it")
+
+
+RUN_FILES = (RESULTS_FILE, SAMPLES_FILE, PREDICTIONS_FILE)
+
+
+def check_run_owned(folder: Path, result) -> None:
+    """A run folder is ours only when its results.json has the shape this tool writes, it holds no file this tool
+    does not write there, and each file results.json lists (`meta.files`, name -> sha256) is unchanged; a folder
+    that is not (a forged results.json, a user's notes beside a copy of a run, an edited samples file) is refused
+    whatever --force says: this tool never deletes what it did not write."""
+    path = folder / RESULTS_FILE
+    problem = results_problem(result)
+    if problem:
+        raise DataError(f"is not a results file this tool wrote ({problem}: damaged, or someone else's); its folder "
+                        "is kept: choose another --name, or move the folder away", path)
+    strangers = sorted(entry.name for entry in os.scandir(folder) if entry.name not in RUN_FILES)
+    if strangers:
+        raise DataError(f"holds {', '.join(strangers[:3])}{' ...' if len(strangers) > 3 else ''}, which this tool "
+                        "never writes in a run folder: refusing to replace the folder (move them away, or choose "
+                        "another --name)", folder)
+    listed = result["meta"].get("files")
+    for name, digest in (listed.items() if isinstance(listed, dict) else ()):
+        if name not in RUN_FILES or file_digest(folder / name) != digest:
+            raise DataError(f"{name} is not the file this tool wrote there (changed since): refusing to replace the "
+                            "folder (move it away, or choose another --name)", folder)
+
+
+def file_digest(path: Path) -> str | None:
+    """sha256 of a regular file (None when there is none, or it is a link)."""
+    if not path.is_file() or path.is_symlink():
+        return None
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+MODEL_SHAPE = ("task", "method", "class", "params")  # what every config.json of a saved model holds
+
+
+def check_model_owned(folder: Path) -> None:
+    """A model folder is ours only when its config.json has the shape Method.save writes: a folder holding a
+    forged or damaged one is refused before any training."""
+    path = Path(folder) / MODEL_FILE
+    if not path.is_file():
+        return
+    config = read_json(path)
+    if not isinstance(config, dict) or any(key not in config for key in MODEL_SHAPE):
+        raise DataError("is not a model configuration this tool wrote (damaged, or someone else's): refusing to "
+                        "replace its folder (move it away, or choose another --name)", path)
+
+
+def check_no_links(folder: Path, root: Path) -> None:
+    """Refuse an output folder with a symbolic link anywhere from below `root` (the results or models folder the
+    user chose) down to it, whatever --force says: a write through it would replace what the link names."""
+    folder, root = Path(folder), Path(root)
+    try:
+        parts = folder.relative_to(root).parts
+    except ValueError:
+        parts = ()
+    current = root
+    for part in parts:
+        current = current / part
+        if os.path.islink(current):
+            raise DataError("is a symbolic link on the output path: refusing to write through it, whatever --force "
+                            "says (remove the link, or choose another name)", current)
+
+
+RESULT_SHAPE = {"task": str, "system": str, "split": str, "n": int, "coverage": (int, float), "metrics": dict,
+                "main_metric": str, "interval": list, "meta": dict}  # what every run writes
+
+
+def results_problem(result) -> str | None:
+    """What keeps a parsed results.json from being one this tool wrote (None: it has its shape), whatever JSON
+    it holds: `[]`, `{}`, a string, or keys of the wrong kind."""
+    if not isinstance(result, dict):
+        return f"a JSON {type(result).__name__}, not an object"
+    for key, kind in RESULT_SHAPE.items():
+        if not isinstance(result.get(key), kind) or isinstance(result.get(key), bool):
+            return f"no {key}" if key not in result else f"{key} is not a {getattr(kind, '__name__', 'number')}"
+    if not isinstance(result.get("variant", {}), dict):  # runs of the earliest releases have none
+        return "variant is not an object"
+    config = result["meta"].get("config")
+    return None if config is None or isinstance(config, dict) else "meta.config is not an object"
 
 
 def _shared_keys(old: dict | None, new: dict | None) -> tuple:
@@ -143,7 +234,8 @@ def write_run(folder: Path, result: dict, samples: list[dict], predictions: list
         if predictions is not None:
             write_jsonl(tmp / PREDICTIONS_FILE, predictions)
         write_jsonl(tmp / SAMPLES_FILE, samples)
-        write_json(tmp / RESULTS_FILE, result)
+        files = {name: file_digest(tmp / name) for name in (SAMPLES_FILE, PREDICTIONS_FILE) if (tmp / name).is_file()}
+        write_json(tmp / RESULTS_FILE, {**result, "meta": {**result.get("meta", {}), "files": files}})
     return folder
 
 

@@ -2,14 +2,13 @@
 (`execute`), cross-validation."""
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
-from baselines.core.paths import data_root, models_root
+from baselines.core.paths import data_root, models_root, results_root
 from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests
 from baselines.evaluation.predictions import load_predictions
@@ -22,8 +21,9 @@ from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
-from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_replace, check_system_name,
-                                          check_writable, references_digest, run_folder, write_run)
+from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_model_owned, check_no_links,
+                                          check_replace, check_system_name, check_writable, references_digest,
+                                          run_folder, write_run)
 from baselines.runs.scored_file import (check_producer, check_some_answer, file_stem, inferred_producer,
                                         task_format)
 from baselines.runs.spec import RunSpec
@@ -45,8 +45,11 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     """Fit a method on the task's training data and save it as models/<task>/<name>/."""
     task = get_task(task_name)
     method = build_method(task_name, method_name, config, overrides)
-    folder = models_root(models_dir) / task_name / check_system_name(name or canonical_name(task_name, method_name))
+    folder = models_root(models_dir) / task_name / check_system_name(
+        canonical_name(task_name, method_name) if name is None else name)
+    check_no_links(folder, models_root(models_dir))
     check_writable(folder, (MODEL_FILE,))  # before the work, not after it: only a model folder is replaced
+    check_model_owned(folder)
     split = task.train_split or task.eval_split
     with progress.stage(f"loading data ({task_name}, {train_file or f'{split} split'})") as step:
         records = load_split(task, data_dir, split, train_file, **(load_options or {}))
@@ -191,8 +194,14 @@ def prepare_run(task: str, system: str, variant: Variant, results_dir, *, scored
     """The run folder, checked before any work (a plain name, writable, not replacing a scored run), and the
     replace check again, for write_run to repeat under its lock: another command may write the folder meanwhile."""
     folder = run_folder(task, system, variant, results_dir)
+    root = results_root(results_dir)
+
+    def recheck() -> None:
+        check_no_links(folder, root)
+        check_replace(folder, scored=scored, force=force, variant=variant, config=config)
+
+    check_no_links(folder, root)
     check_writable(folder, (RESULTS_FILE,))  # only a run folder is replaced
-    recheck = functools.partial(check_replace, folder, scored=scored, force=force, variant=variant, config=config)
     recheck()
     return folder, recheck
 
@@ -241,7 +250,8 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         external=external, load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
     check_failed_requests(predictions, spec.missing)
-    overlap = writer_overlap(Path(spec.predictions), records, spec.allow_overlap)
+    overlap = writer_overlap(Path(spec.predictions), records, spec.allow_overlap, task=task.name,
+                             results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
                       test_file=Path(spec.test_file).name if spec.test_file else None)
     system = spec.name or default_name

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from baselines.core.params import check_option
+from baselines.runs.results_store import check_system_name
+
 
 @dataclass(frozen=True)
 class RunSpec:
@@ -39,6 +42,13 @@ class RunSpec:
     lm_eval_options: dict | None = None  # score: id field, filter, task name and id prefix of harness/batch files
     producer: str | None = None  # score: ours | llm | other (None: inferred)
     params: str | None = None  # score: the LLM's parameter count ("70B"; None: from the table of llm_cost)
+
+    def __post_init__(self):
+        if self.name is not None:  # an empty --name is refused, never read as "the default name"
+            check_system_name(self.name)
+        check_option("seed", self.seed, "--seed")  # numbers at the boundary, as configs check theirs
+        if self.cv is not None:
+            check_option("cv", self.cv, "--cv")
 
     @property
     def scores_file(self) -> bool:
