@@ -40,6 +40,7 @@ def isolated_outputs(tmp_path, monkeypatch, session_cache):
     monkeypatch.setenv("BASELINES_MODELS", str(tmp_path / "models"))
     monkeypatch.setenv("BASELINES_RESULTS", str(tmp_path / "results"))
     monkeypatch.setenv("BASELINES_CACHE", str(session_cache))
+    monkeypatch.setenv("BASELINES_PROGRESS", "0")  # quiet output to assert on; tests of progress switch it on
     yield
 
 

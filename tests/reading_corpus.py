@@ -1,8 +1,9 @@
-"""The reasoning-outputs corpus (fixtures/reasoning/): 650 generations written in the styles reasoning models
+"""The reasoning-outputs corpus (fixtures/reasoning/): 890 generations written in the styles reasoning models
 write (eliminations, rejections, corrections, hedges, hypotheticals, analyses cut off, continuations of a few-shot
 prompt, truncated generations), each with the answer a careful reader takes, or none: 430 from hand-written
-templates on SCALR, CaselawQA and RR label sets ("source": "templates"), and 220 SCALR generations written apart
-from the extractor's code, by a writer who never read it ("independent"). Read here by our extractor, and by lm-evaluation-harness's own filters as its generative multiple-choice
+templates on SCALR, CaselawQA and RR label sets ("source": "templates"), and 460 written apart from the
+extractor's code, by writers who never read it (220 on SCALR's letters, then 240 on SCALR's digits, a CaselawQA
+task and RR: "independent"). Read here by our extractor, and by lm-evaluation-harness's own filters as its generative multiple-choice
 tasks configure them (mmlu flan_cot_zeroshot's strict-match regex, and the flexible-extract multi_choice_regex
 of mmlu and gpqa, each followed by take_first).
 

@@ -23,6 +23,12 @@ def test_the_readme_python_block_runs(tmp_path, monkeypatch, capsys):
                                            encoding="utf-8")
     monkeypatch.setenv("BASELINES_DATA", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
+    from typer.testing import CliRunner
+
+    from baselines.cli import app
+
+    cli = ["score", "scalr", "my_llm.jsonl", "--name", "my-llm", "--only-present"]  # the README's CLI step first
+    assert CliRunner().invoke(app, cli).exit_code == 0
 
     exec(compile(readme_block("From Python"), "README.md", "exec"), {})
 

@@ -29,12 +29,12 @@ def forced(monkeypatch):
     monkeypatch.setenv(progress.ENV, "1")
 
 
-def test_progress_shows_on_a_terminal_or_when_forced_and_never_when_silenced(monkeypatch):
+def test_progress_shows_on_a_terminal_or_as_log_lines_and_never_when_silenced(monkeypatch):
     monkeypatch.delenv(progress.ENV, raising=False)
     monkeypatch.setattr("sys.stderr", io.StringIO())
-    assert not progress.shown()  # a log file or a pipe stays clean
+    assert progress.shown() and not progress.drawn()  # a log file or a pipe gets lines, no bars redrawn
     monkeypatch.setenv(progress.ENV, "1")
-    assert progress.shown()
+    assert progress.shown() and progress.drawn()
     with progress.silenced():
         with progress.silenced(False):  # quiet=False changes nothing
             assert not progress.shown()
@@ -120,9 +120,53 @@ def test_commands_name_their_stages_on_stderr_and_quiet_removes_them(forced, tmp
     assert "wrote" in quiet[1].stdout and "wrote 48 documents" in quiet[3].stdout
 
 
-def test_no_progress_outside_a_terminal_unless_forced(monkeypatch, tmp_path):
+def test_outside_a_terminal_every_stage_writes_lines_and_nothing_is_redrawn(monkeypatch, tmp_path):
     monkeypatch.delenv(progress.ENV, raising=False)
     root = write_normalized(tmp_path / "data")
     result = CliRunner().invoke(app, ["export", "lm-eval", "caselawqa", "--out", str(tmp_path / "export"),
                                       "--data-dir", str(root)])
-    assert result.exit_code == 0 and result.stderr == ""
+    assert result.exit_code == 0 and "\r" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[:2] == ["loading data (caselawqa, test split) ...",
+                         "loading data (caselawqa, test split): done in 0.0 s (48 items)"]
+    assert lines[-1].endswith("done in 0.0 s (48 documents)")
+
+
+def test_a_log_bar_and_a_silent_stage_speak_at_least_every_interval(monkeypatch, capsys):
+    import time
+
+    monkeypatch.delenv(progress.ENV, raising=False)
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.2)
+    with progress.stage("fitting heads"):
+        time.sleep(0.7)
+    with progress.bar(range(4), desc="encoding sentences", unit="sentence") as bar:
+        for _ in bar:
+            time.sleep(0.25)
+    lines = capsys.readouterr().err.splitlines()
+    started = lines.index("encoding sentences ...")
+    assert lines[0] == "fitting heads ..." and re.fullmatch(r"fitting heads: done in 0\.\d s", lines[started - 1])
+    beats = [line for line in lines if line.startswith("fitting heads: still running (")]
+    assert 2 <= len(beats) <= 4, lines
+    counts = [line for line in lines if re.fullmatch(r"encoding sentences: \d of 4 sentences \(\d+%\), 0\.\d s"
+                                                     r"(, about 0\.\d s left)?", line)]
+    assert len(counts) >= 2 and re.fullmatch(r"encoding sentences: 4 sentences in 1\.\d s", lines[-1]), lines
+
+
+def test_training_caselawqa_with_stderr_a_file_leaves_stage_lines_in_the_log(monkeypatch, tmp_path):
+    """`baselines train caselawqa --method linear 2>log`: the log names every stage as it starts and ends."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = write_normalized(tmp_path / "data")
+    log = tmp_path / "log"
+    environment = {key: value for key, value in __import__("os").environ.items() if key != progress.ENV}
+    with open(log, "w") as handle:
+        done = subprocess.run([str(Path(sys.executable).parent / "baselines"), "train", "caselawqa", "--method",
+                               "linear", "--data-dir", str(root), *SMALL], stderr=handle, stdout=subprocess.PIPE,
+                              env=environment, cwd=tmp_path)
+    text = log.read_text()
+    assert done.returncode == 0, text
+    assert "loading data (caselawqa, train split) ..." in text and ": done in " in text and "\r" not in text
+    starts = [line[:-4] for line in text.splitlines() if line.endswith(" ...")]
+    assert all(any(line.startswith(f"{start}: ") for line in text.splitlines()) for start in starts), text

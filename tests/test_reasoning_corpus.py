@@ -1,6 +1,6 @@
 """Our reading of the reasoning-outputs corpus (fixtures/reasoning/, see reading_corpus.py): no generation is read
 as another answer than the one a careful reader takes (none where the text gives none); those written from our
-templates are each read exactly so, and of those written apart from the extractor's code, at most 1 in 40 is
+templates are each read exactly so, and of those written apart from the extractor's code, at most 1 in 20 is
 read as no answer where a reader takes one."""
 from __future__ import annotations
 
@@ -33,4 +33,4 @@ def test_each_generation_is_read_as_a_careful_reader_reads_it_or_as_no_answer(ro
 def test_generations_written_apart_from_the_code_are_nearly_all_read():
     independent = [row for row in ROWS if row["source"] == "independent"]
     missed = [row["raw"] for row in independent if ours(row, CONTEXTS[row["context"]])[0] != row["answer"]]
-    assert len(independent) >= 200 and len(missed) <= len(independent) / 40, missed
+    assert len(independent) >= 400 and len(missed) <= len(independent) / 20, missed

@@ -41,13 +41,17 @@ def collapsible(summary: str, body: list[str], fold: bool) -> list[str]:
     return [f"<details markdown><summary>{summary}</summary>", "", *body, "", "</details>", ""]
 
 
-def to_markdown(comparison: Comparison, command=recorded_command, fold: bool = False) -> str:
+COST_HOW = "how: docs/cost.md in the project's documentation"  # outside the docs site, where no link resolves
+
+
+def to_markdown(comparison: Comparison, command=recorded_command, fold: bool = False, cost_how: str = COST_HOW) -> str:
     """The leaderboard, its legend and notes, the command behind each row (as `command` shows it), then the
-    other figures and the breakdowns (`fold`: in collapsible blocks)."""
+    other figures and the breakdowns (`fold`: in collapsible blocks); `cost_how` points to the cost method (a
+    link on the docs site's pages, plain text elsewhere)."""
     task = comparison.task
     columns, rows = leaderboard_display(comparison)
     lines = [f"### {task.name} ({comparison.split}): {task.main_metric}", "", *md_table(columns, rows), "",
-             cost_legend(comparison.systems), "", reference_sentence(comparison)]
+             cost_legend(comparison.systems, how=cost_how), "", reference_sentence(comparison)]
     notes = footer(comparison) + comparison.notes
     lines += [""] + [f"- {note}" for note in notes] + ([""] if notes else [])
     shown = [(system_label(s), command(s)) for s in comparison.systems if command(s)]

@@ -99,7 +99,7 @@ def task_page(task: Task, results_dir, replicates: int, seed: int,
             main = comparison
         chart = f"{task.name}-{view.slug()}.png"
         charts[chart] = interval_png(comparison, PARTIAL)
-        lines += [f"## {view.title()}", "", to_markdown(comparison, shown_command, fold=True), f"![{task.name}, "
+        lines += [f"## {view.title()}", "", to_markdown(comparison, shown_command, fold=True, cost_how="[how](../cost.md)"), f"![{task.name}, "
                   f"{view.title()}: each system's {task.main_metric} with its 95% interval]({chart})", ""]
         lines += _cost_chart(task, view, comparison, charts)
         if comparison is main:

@@ -1,14 +1,19 @@
 """Progress of the steps that take more than a few seconds, on standard error: named stages, and bars with the
 count and the time left where the total is known.
 
-When it shows: only when standard error is a terminal, so that log files, pipes and CI output stay clean;
-BASELINES_PROGRESS=1 shows it anyway (to follow a job in its log: bars are then redrawn every 30 s at most, not
-ten times a second), BASELINES_PROGRESS=0 never. Inside `silenced()` (the commands' --quiet, the Python API's
+On a terminal, stages say when they start and end, and bars are drawn and redrawn in place. Anywhere else (a log
+file, a pipe, CI, a cluster job's output), so that a long job's log is never silent: each stage writes a line
+when it starts and one when it ends, with the time it took; a bar writes a line when it starts, then one at least
+every LOG_INTERVAL (30 s) with the count, the share done and the time left from the rate measured so far, and
+one when it ends; a stage with no bar writes "still running" at least every LOG_INTERVAL. Nothing is redrawn,
+so every line of the log reads on its own. BASELINES_PROGRESS=1 draws tqdm bars even off a terminal (redrawn
+every 30 s), BASELINES_PROGRESS=0 shows nothing. Inside `silenced()` (the commands' --quiet, the Python API's
 quiet=True) nothing shows, whatever the environment: the switch holds for the whole process while it lasts,
 worker threads included; worker processes do not see it, so work sent to them reports from the caller (as
 run_parallel of CaselawQA counts finished jobs). Progress never goes to standard output, which holds the results.
 
-Bars are tqdm bars, so code that already drives a tqdm bar (`bar.update(n)`) takes one of these unchanged.
+Bars are tqdm bars (or, off a terminal, `LogBar`, which takes the same calls), so code that already drives a
+tqdm bar (`bar.update(n)`, iteration, `set_postfix_str`) takes one of these unchanged.
 """
 from __future__ import annotations
 
@@ -29,16 +34,16 @@ _lock = threading.Lock()
 
 
 def shown() -> bool:
-    """Whether progress shows now: never when silenced, else as BASELINES_PROGRESS says, else when standard error
-    is a terminal."""
+    """Whether progress shows now: never when silenced or when BASELINES_PROGRESS says 0, else always (drawn on a
+    terminal, as log lines elsewhere)."""
     if _silencing["depth"]:
         return False
-    forced = os.environ.get(ENV, "").strip().lower()
-    if forced in FORCED_ON:
-        return True
-    if forced in FORCED_OFF:
-        return False
-    return on_terminal()
+    return os.environ.get(ENV, "").strip().lower() not in FORCED_OFF
+
+
+def drawn() -> bool:
+    """Whether bars are drawn in place (tqdm): on a terminal, or off one when BASELINES_PROGRESS=1."""
+    return on_terminal() or os.environ.get(ENV, "").strip().lower() in FORCED_ON
 
 
 def on_terminal() -> bool:
@@ -64,12 +69,16 @@ def silenced(quiet: bool = True) -> Iterator[None]:
             _silencing["depth"] -= 1
 
 
+_last_line = {"at": 0.0}  # when progress last wrote a line (a stage's heartbeat waits for a quiet LOG_INTERVAL)
+
+
 def say(line: str) -> None:
     """One line of progress on standard error (above any bar being drawn), when progress shows."""
     if shown():
         from tqdm import tqdm
 
         tqdm.write(line, file=sys.stderr)
+        _last_line["at"] = time.monotonic()
 
 
 @dataclass
@@ -87,9 +96,28 @@ def stage(name: str) -> Iterator[Step]:
     step = Step(name)
     say(f"{name} ...")
     started = time.perf_counter()
-    yield step
+    stop = _heartbeat(name, started) if shown() and not drawn() else None
+    try:
+        yield step
+    finally:
+        if stop is not None:
+            stop.set()
     note = f" ({step.note})" if step.note else ""
     say(f"{name}: done in {duration(time.perf_counter() - started)}{note}")
+
+
+def _heartbeat(name: str, started: float) -> threading.Event:
+    """Off a terminal: "NAME: still running (1 min 30 s)" whenever LOG_INTERVAL passes with no progress line;
+    set the returned event to stop it."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(LOG_INTERVAL / 4):
+            if time.monotonic() - _last_line["at"] >= LOG_INTERVAL and shown():
+                say(f"{name}: still running ({duration(time.perf_counter() - started)})")
+
+    threading.Thread(target=beat, name=f"progress: {name}", daemon=True).start()
+    return stop
 
 
 def duration(seconds: float) -> str:
@@ -112,8 +140,72 @@ def bar(iterable: Iterable | None = None, *, desc: str, total: int | None = None
     from tqdm import tqdm
 
     terminal = on_terminal()
+    if enabled and shown() and not drawn():
+        return LogBar(iterable, desc=desc, total=total if total is not None else _length(iterable), unit=unit)
     options = {} if terminal else {"mininterval": LOG_INTERVAL, "maxinterval": LOG_INTERVAL}
     if total is None and not hasattr(iterable, "__len__"):  # tqdm's own would read '4task'
         options["bar_format"] = UNKNOWN_TOTAL
     return tqdm(iterable, desc=desc, total=total, unit=unit, file=sys.stderr, disable=not (enabled and shown()),
                 dynamic_ncols=terminal, **options)
+
+
+def _length(iterable) -> int | None:
+    try:
+        return len(iterable)
+    except TypeError:
+        return None
+
+
+class LogBar:
+    """A bar as log lines (off a terminal): 'DESC ...' when it starts, 'DESC: 1,204 of 5,000 sentences (24%),
+    2 min 10 s, about 6 min 50 s left' at most every LOG_INTERVAL (the time left from the rate measured so far),
+    'DESC: 5,000 sentences in 9 min 01 s' when it ends. It takes tqdm's calls: iteration, update(n),
+    set_postfix_str, set_description, close, and use as a context manager."""
+
+    def __init__(self, iterable=None, *, desc: str, total: int | None, unit: str):
+        self.iterable, self.desc, self.total, self.unit, self.n, self.postfix = iterable, desc, total, unit, 0, ""
+        self.started = self.logged = time.perf_counter()
+        self.closed = False
+        say(f"{desc} ...")
+
+    def __iter__(self):
+        try:
+            for item in self.iterable:
+                yield item
+                self.update(1)
+        finally:
+            self.close()
+
+    def __enter__(self) -> "LogBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        now = time.perf_counter()
+        if now - self.logged >= LOG_INTERVAL:
+            self.logged = now
+            say(self._line(now))
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        self.postfix = f" [{text}]" if text else ""
+
+    def set_description(self, desc: str, refresh: bool = True) -> None:
+        self.desc = desc
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            say(f"{self.desc}: {self.n:,} {self.unit}{'s' if self.n != 1 else ''} in "
+                f"{duration(time.perf_counter() - self.started)}{self.postfix}")
+
+    def _line(self, now: float) -> str:
+        spent = now - self.started
+        count = f"{self.n:,} of {self.total:,} {self.unit}s ({100 * self.n / self.total:.0f}%)" if self.total \
+            else f"{self.n:,} {self.unit}s"
+        left = ""
+        if self.total and 0 < self.n < self.total:
+            left = f", about {duration(spent / self.n * (self.total - self.n))} left"
+        return f"{self.desc}: {count}, {duration(spent)}{left}{self.postfix}"

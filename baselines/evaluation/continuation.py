@@ -21,7 +21,7 @@ import functools
 import re
 from typing import Sequence
 
-GENERIC_OPENERS = ("Question:", "Q:", "Input:")
+GENERIC_OPENERS = ("Question:", "Q:", "Input:", "Example:")
 _LINE_BREAKS = re.compile("\r\n?|[\u2028\u2029\x0b\x0c\x85]")
 _SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
@@ -31,21 +31,23 @@ _NUMBERED = r"(?:[ \t]*(?:#|no\.?|number)?[ \t]*\(?[0-9]+\)?[ \t]*[.)\-–—]?)
 
 
 def plain_lines(raw: str) -> str:
-    """`raw` with every line break written as "\\n" (\\r\\n, a bare \\r, U+2028, U+2029 ...), each Unicode space
-    as " " and each zero-width space as two (a gap no writer types by hand: a continuation may open after it, see
-    `continuation_start`), soft hyphens removed: the text the extractor reads."""
+    """`raw` with every line break written as "\\n" (\\r\\n, a bare \\r, U+2028, U+2029 ...), each no-break,
+    other Unicode or zero-width space as two spaces (a gap no writer types by hand: a continuation may open after
+    it, see `continuation_start`), soft hyphens removed: the text the extractor reads."""
     if raw.isascii() and "\r" not in raw and "\x0b" not in raw and "\x0c" not in raw:
         return raw
-    return _INVISIBLE.sub("  ", _SPACES.sub(" ", _LINE_BREAKS.sub("\n", raw.replace("\u00ad", ""))))
+    return _INVISIBLE.sub("  ", _SPACES.sub("  ", _LINE_BREAKS.sub("\n", raw.replace("\u00ad", ""))))
 
 
 def _opener(opener: str) -> str:
     """One opener as a pattern: any case, any run of white space between its words, and a number before a
-    closing colon ("Question 2:")."""
+    closing colon ("Question 2:"), or a markdown heading of its words alone ("### Question")."""
     words = [re.escape(word) for word in opener.split()]
     pattern = r"\s+".join(words)
     if opener.endswith(":"):
-        pattern = pattern[:-1] + r"(?:" + _NUMBERED + r"[ \t]*:|[ \t]*\(?[0-9]+\)?[ \t]*[.)\-–—])"
+        bare = pattern[:-1]
+        pattern = (bare + r"(?:" + _NUMBERED + r"[ \t]*:|[ \t]*\(?[0-9]+\)?[ \t]*[.)\-–—])"
+                   + r"|(?<=#)[ \t]*" + bare + r"[ \t]*$")
     return pattern
 
 

@@ -29,9 +29,16 @@ CORRECTIONS = re.compile(
     re.IGNORECASE | re.MULTILINE)
 
 
+_VERDICT_BEFORE = re.compile(r"(?:^|[\s(*])(?:[A-Z0-9]{1,2}|[A-Z][A-Z_]+)[)*]*[ \t]*[—–:-]+[ \t]*$")
+
+
 def last_revision(raw: str) -> int | None:
-    """The character position just after the last correction in `raw`, or None when there is none."""
+    """The character position just after the last correction in `raw`, or None when there is none. A "no" right
+    after a label and a dash or colon ("A — no.", "PREAMBLE — no, ...") is a verdict on that choice, no correction."""
     last = None
     for match in CORRECTIONS.finditer(raw):
+        if match.group().strip(" \t*_>#").lower().startswith("no") and _VERDICT_BEFORE.search(
+                raw, max(0, match.start() - 40), match.start()):
+            continue
         last = match
     return None if last is None else last.end()

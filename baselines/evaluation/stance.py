@@ -31,7 +31,7 @@ from functools import cached_property
 
 from baselines.evaluation.stance_words import (  # noqa: F401  (the stances are this module's names too)
     AFFIRMED, BETWEEN_VERB_AND_LABEL, CHOOSING, CLAUSE_MARKS, CLAUSE_WORDS, COMMITTING_CONDITIONS,
-    CONDITIONAL_MODALS, CONDITIONS, CUE_NOUNS, DISCARDING, EXAMINING, HEADING_AFTER, HEADING_MARKS,
+    CONDITIONAL_MODALS, CONDITIONS, CUE_NOUNS, DISCARDING, EXAMINING, QUALIFYING, RANGES, HEADING_AFTER, HEADING_MARKS,
     HEADING_WORDS, HEDGED, HYPOTHETICAL, INVERSIONS, JOINING, MENTIONED, MODALS, NEGATIONS, PARTICLED,
     PARTICLES, REJECTED, TRIGGERS, UNFAVOURABLE, VERBS, VERDICT_MARKS, judged, negated)
 
@@ -74,8 +74,12 @@ class Stances:
         after, before = self._verdict_after(k), self._verdict_before(k)
         if REJECTED in (after, before):
             return REJECTED
+        if before == HYPOTHETICAL or self._in_question(k) or self._conditional(k):
+            return HYPOTHETICAL
         verdict = after or before
-        if self._in_question(k) or self._conditional(k) or self._is_heading(k) or self._examined_first(k):
+        if verdict == AFFIRMED:  # an explicit verdict speaks even on an item of a walk through the choices
+            return verdict
+        if self._is_heading(k) or self._examined_first(k):
             return HYPOTHETICAL
         return verdict or MENTIONED
 
@@ -155,6 +159,10 @@ class Stances:
         if (len(words) >= 1 and words[0] in NEGATIONS | {"except", "excluding", "besides"}) or (
                 len(words) >= 2 and words[0] in ("be", "is", "was", "are", "'s") and words[1] in NEGATIONS):
             return REJECTED  # "isn't D", "cannot be D", "would not be D", "anything but D"
+        if len(words) >= 2 and words[0] in RANGES and self._is_label_word(words[1]):
+            return HYPOTHETICAL  # "numbered 0 through 4": the bound of a range
+        if words[:1] == ["or"] and not self._is_label_word(words[1] if len(words) > 1 else ""):
+            return HEDGED  # "RPC? Hmm, or NONE": an alternative offered after another statement
         gap = 0
         while gap < len(words) and (words[gap] in BETWEEN_VERB_AND_LABEL or words[gap] == ","
                                     or self._is_label_word(words[gap])):
@@ -210,9 +218,11 @@ class Stances:
         after, before = self._words_after(k), self._sentence_before(k)
         if COMMITTING_CONDITIONS.search(" ".join([*reversed(before), *after])):
             return False
-        if any(word in CONDITIONS for word in after[:6]):
-            return True
+        if any(word in CONDITIONS for word in after[:6]) or any(word in CONDITIONS for word in self._words_before(k)):
+            return True  # "... D if the statute applied", "if it is the court's own view, ANALYSIS"
         modal = any(word in CONDITIONAL_MODALS for word in [*after[:3], *before[:4]])
+        if modal and any(word in QUALIFYING for word in after[:8]):
+            return True
         return modal and (any(word in CONDITIONS for word in before) or bool(before) and before[-1] in INVERSIONS)
 
     def _sentence_before(self, k: int) -> list[str]:
@@ -244,7 +254,7 @@ class Stances:
         "C:"), with its shape: what stands before it and the mark after it. A bare label alone on its line has no
         shape: it is an answer line, not a heading."""
         tokens, openers = self.text.tokens, {}
-        starts = [0, *(j + 1 for j, token in enumerate(tokens) if token.token_type == "newline")]
+        starts = [0, *(j + 1 for j in self.text.breaks)]  # each line, and each sentence: "(A) ... . (B) ..."
         for start in starts:
             before = []
             for j in range(start, min(len(tokens), start + 8)):

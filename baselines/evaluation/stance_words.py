@@ -32,7 +32,8 @@ DISCARDING = {"eliminate", "eliminates", "eliminated", "eliminating", "exclude",
 PARTICLED = {"rule", "rules", "ruled", "ruling", "cross", "crosses", "crossed", "crossing", "throw", "throws",
              "set", "sets", "knock", "knocks", "scratch", "strike", "strikes"}  # ... out / off / aside
 PARTICLES = {"out", "off", "aside"}
-CHOOSING = {"pick", "picks", "picking", "choose", "chooses", "choosing", "chose", "select", "selects",
+CHOOSING = {"pick", "picks", "picking", "choose", "chooses", "choosing", "chose", "select", "selects", "label",
+            "labels", "labelling", "labeling", "classify", "classifying", "tag", "tagging", "categorize", "call",
             "selecting", "opt", "go", "going", "goes", "settle", "settling", "mark", "answer", "say", "favor",
             "favour", "endorse", "recommend"}
 MODALS = {"could", "might", "may", "possibly", "perhaps", "maybe", "conceivably"}
@@ -43,7 +44,11 @@ EXAMINING = {"consider", "considering", "if", "suppose", "supposing", "assume", 
              "starting", "begin", "beginning", "turn", "turning", "moving"}
 CONDITIONS = {"if", "unless", "assuming", "supposing", "provided", "suppose"}
 INVERSIONS = {"had", "were", "should"}  # opening a conditional sentence: "Had the Court applied ..., B would be"
-CONDITIONAL_MODALS = {"would", "could", "might", "would've", "wouldve"}
+CONDITIONAL_MODALS = {"would", "could", "might", "would've", "wouldve", "i'd", "i’d", "we'd", "it'd", "that'd",
+                      "you'd", "one'd"}
+QUALIFYING = {"only", "under", "absent", "but", "except", "were", "had", "provided", "assuming"}  # "1 would be
+# right under the old Guidelines", "D would be correct only if": a modal verdict so qualified is no assertion
+RANGES = {"through", "thru", "to", "until"}  # "the holdings numbered 0 through 4": a bound of a range, no choice
 COMMITTING_CONDITIONS = re.compile(r"if\s+(?:i|we)\s+(?:had|have|must|were)\s+to\b|if\s+forced\b|if\s+pressed\b",
                                    re.IGNORECASE)
 CUE_NOUNS = {"answer", "answers", "option", "options", "choice", "choices", "one", "ones", "pick", "picks",
@@ -63,7 +68,8 @@ IN_PREDICATE = {"also", "clearly", "definitely", "certainly", "obviously", "plai
                 "considered", "deemed", "seen", "as", "here", "probably", "likely", "surely", "ultimately",
                 "entirely", "completely", "totally", "partly", "partially", "rather", "very", "so", "all", "both",
                 "to", "is", "are", "seems", "appears", "my", "our", "a", "an", "its"}
-BETWEEN_VERB_AND_LABEL = {"the", "both", "all", "also", "then", "too", "immediately", "quickly", "safely",
+BETWEEN_VERB_AND_LABEL = {"the", "both", "all", "also", "then", "too", "immediately", "quickly", "safely", "this",
+                          "that", "sentence", "as",
                           "easily", "first", "now", "and", "or", "option", "options", "choice", "choices",
                           "answer", "answers", "letter", "letters", "with", "for", "on", "at", "to", "of", "it",
                           "be", "is"}
@@ -91,8 +97,8 @@ def judged(words: list[str], listed: bool) -> str | None:
             continue
         if word in NEGATIONS:
             negations += 1
-            if listed and position == 0 and (len(words) == 1 or words[1] in ("this", "it", "that", "so")):
-                return REJECTED  # "D: not this one"
+            if listed and position == 0 and (len(words) == 1 or words[1] in ("this", "it", "that", "so", ",")):
+                return REJECTED  # "D: not this one", "A — no.", "D—no, C"
             continue
         judged = _judging(word) if not (listed and word == "it") else None
         if judged is not None:

@@ -29,7 +29,7 @@ RR_ASK = "Which rhetorical role does the marked sentence have? Answer with the r
 def continuation_openers() -> tuple[str, ...]:
     """Lines that open a new example in our RR prompt: where a generation that goes on writing the prompt stops
     answering (baselines.evaluation.continuation)."""
-    return ("Question:", "Roles:", "Sentences:", RR_INTRO.split(".")[0])
+    return ("Question:", "Roles:", "Sentences:", "Sentence:", RR_INTRO.split(".")[0])
 
 
 def role_lines(labels: tuple[str, ...]) -> str:
