@@ -122,14 +122,21 @@ def _fmt(value) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+def shortened(text: str, max_chars: int) -> str:
+    """`text` cut before `max_chars` at the end of a word, with "…" (a single word longer than that is cut)."""
+    if len(text) <= max_chars:
+        return text
+    cut = text.rfind(" ", 0, max_chars)
+    return (text[:cut] if cut > max_chars // 2 else text[:max_chars - 1]).rstrip(" ,;:") + "…"
+
+
 def print_predictions(rows: list[dict], max_chars: int = 90) -> None:
     """A readable table: sentence number, label, its probability and the sentence."""
     table = Table(title=f"{len(rows)} sentences", title_justify="left")
     for column, justify in (("#", "right"), ("label", "left"), ("p", "right"), ("sentence", "left")):
-        table.add_column(column, justify=justify, overflow="fold" if column == "sentence" else "ellipsis")
+        table.add_column(column, justify=justify, overflow="ellipsis", no_wrap=column == "sentence")
     for k, row in enumerate(rows):
-        sentence = " ".join(row["text"].split())
-        shown = sentence if len(sentence) <= max_chars else sentence[:max_chars - 3] + "..."
+        shown = shortened(" ".join(row["text"].split()), max_chars)
         p = row.get("probabilities", {}).get(row["label"])
         table.add_row(str(k + 1), row["label"], f"{p:.2f}" if p is not None else "", shown)
     console.print(table)

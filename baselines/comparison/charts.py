@@ -96,8 +96,9 @@ def cost_png(comparison: Comparison) -> bytes | None:
     when fewer than two runs recorded a cost. Ours are measured CPU-seconds, an LLM's estimated A100-seconds."""
     from baselines.comparison.cost import pareto_front, run_cost
 
-    runs = [(s, run_cost(s)) for s in comparison.systems]
-    runs = [(s, cost) for s, cost in runs if cost is not None and cost.seconds > 0]
+    costed = [(s, run_cost(s)) for s in comparison.systems]
+    runs = [(s, cost) for s, cost in costed if cost is not None and cost.seconds > 0]
+    free = [s.name for s, cost in costed if cost is not None and cost.seconds <= 0]  # no place on a log scale
     if len(runs) < 2:
         return None
     points = [(cost.seconds, 100 * s.value) for s, cost in runs]
@@ -111,8 +112,10 @@ def cost_png(comparison: Comparison) -> bytes | None:
         axes.scatter([x], [y], color=colour, marker="s" if cost.estimate else "o", s=40,
                      facecolors="none" if cost.estimate else colour, zorder=3)
     axes.set_xscale("log")
-    axes.set_xlabel("seconds per 1,000 items (log): ours CPU-s measured (dots), LLMs A100-s estimated (squares)",
-                    fontsize=8)
+    kinds = ["ours CPU-s measured (dots)"] + (["LLMs A100-s estimated (squares)"] if any(
+        cost.estimate for _, cost in runs) else [])
+    axes.set_xlabel(f"seconds per 1,000 items (log): {', '.join(kinds)}"
+                    + (f"\nnot shown, 0 s (off a log scale): {', '.join(free)}" if free else ""), fontsize=8)
     axes.set_ylabel(f"{comparison.task.main_metric} (%)")
     axes.set_title(f"{comparison.task.name} ({comparison.split}): {comparison.task.main_metric} against cost "
                    "(dashed: the Pareto front)", fontsize=10)  # a title, not a legend that could hide a point
