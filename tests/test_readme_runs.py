@@ -1,0 +1,103 @@
+"""The README is a test: its code blocks run top to bottom, as a newcomer runs them, in a fresh folder with the data
+folder given (BASELINES_DATA). Every shell line runs, and must succeed, except the lines of SKIPPED, each with the
+reason it cannot run here (the network, the installation CI has just done, hour-long training, and what needs
+their output); a block of JSON lines is the file the sentence before it names; the Python block runs last, as
+written. A line added to the README runs unless it is added to SKIPPED."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+NEEDS_RR_MODEL = "needs the model `baselines train rr` saves (most of an hour on 2 cores)"
+SKIPPED = {
+    "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu": "the installation CI has just run",
+    "pip install .": "the installation CI has just run",
+    'pip install ".[llm]"': "the installation CI has just run",
+    'pip install -e ".[dev]"': "the installation CI has just run",
+    "baselines data download scalr": "the network (the data folder is given instead)",
+    "baselines data download rr": "the network (the data folder is given instead)",
+    "baselines data download caselawqa": "the network (the data folder is given instead)",
+    "baselines train rr": "hour-long training: most of an hour on 2 cores",
+    "baselines eval rr": NEEDS_RR_MODEL,
+    "lm_eval --model hf --model_args pretrained=meta-llama/Llama-3.1-8B-Instruct --include_path lmeval/scalr "
+    "--tasks scalr_generate --log_samples --output_path runs/scalr_generate/": "an LLM from the hub: the network",
+    "baselines score scalr runs/scalr_generate/ --name llama-3.1-8b": "needs the output of lm_eval above",
+    "baselines predict rr judgment.txt": NEEDS_RR_MODEL,
+    "baselines predict rr judgments/ --out roles.jsonl": NEEDS_RR_MODEL,
+}
+
+FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+NAMED_FILE = re.compile(r"Write `([^`]+\.jsonl)`")
+
+
+def readme_blocks() -> list[tuple[str, str, str]]:
+    """(kind, body, the text before it) of each fenced block of the README, in order, outside the generated
+    headline (whose commands the results pages check)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = re.sub(r"<!-- headline:start -->.*?<!-- headline:end -->", "", text, flags=re.DOTALL)
+    blocks, last = [], 0
+    for match in FENCE.finditer(text):
+        body = "\n".join(line[len(match.group(1)):] for line in match.group(3).splitlines())
+        lines = [line for line in body.splitlines() if line.strip()]
+        kind = match.group(2) or ("jsonl" if lines and all(line.startswith("{") for line in lines) else "shell")
+        blocks.append((kind, body, text[last:match.start()]))
+        last = match.end()
+    return blocks
+
+
+def shell_lines(body: str) -> list[str]:
+    """The commands of a shell block: continued lines joined, comments and repeated spaces dropped."""
+    joined = re.sub(r"\\\n\s*", " ", body)
+    return [" ".join(line.split("  #")[0].split()) for line in joined.splitlines() if line.split("  #")[0].strip()]
+
+
+def test_every_line_of_the_readme_runs_or_is_skipped_for_a_stated_reason():
+    lines = [line for kind, body, _ in readme_blocks() if kind == "shell" for line in shell_lines(body)]
+    assert not set(SKIPPED) - set(lines), f"SKIPPED names lines the README no longer has: {set(SKIPPED) - set(lines)}"
+    kinds = [kind for kind, _, _ in readme_blocks()]
+    assert kinds.count("python") == 1 and "jsonl" in kinds
+
+
+@pytest.mark.realdata
+def test_the_readme_runs_top_to_bottom(data_dir, tmp_path):
+    environment = {**os.environ, "BASELINES_DATA": str(data_dir), "PATH": f"{Path(sys.executable).parent}:"
+                   f"{os.environ.get('PATH', '')}"}
+    ran = []
+    _opinions(data_dir, tmp_path / "opinions.jsonl")
+    for kind, body, before in readme_blocks():
+        if kind == "jsonl":
+            (tmp_path / NAMED_FILE.findall(before)[-1]).write_text(body.strip() + "\n", encoding="utf-8")
+            continue
+        if kind == "python":
+            done = subprocess.run([sys.executable, "-c", body], cwd=tmp_path, env=environment, capture_output=True,
+                                  text=True)
+            assert done.returncode == 0, done.stderr
+            assert "my-llm (LLM)" in done.stdout and "tfidf" in done.stdout
+            continue
+        for line in shell_lines(body):
+            if line in SKIPPED:
+                continue
+            done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=environment, capture_output=True, text=True)
+            assert done.returncode == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
+            ran.append(line)
+    assert "baselines eval scalr --method tfidf" in ran and "baselines score scalr my_llm.jsonl --name my-llm " \
+        "--only-present" in ran and "baselines export lm-eval scalr --out lmeval/scalr" in ran
+    assert (tmp_path / "answers.jsonl").read_text().count("\n") == 2  # the two opinions, answered
+
+
+def _opinions(data_dir: Path, path: Path) -> None:
+    """Two CaselawQA opinions of the data folder as {"id", "text"} lines: the user's opinions file."""
+    import gzip
+    import json
+
+    with gzip.open(data_dir / "caselawqa" / "opinions.jsonl.gz", "rt", encoding="utf-8") as handle:
+        rows = [json.loads(next(handle)) for _ in range(2)]
+    text_key = next(key for key in rows[0] if isinstance(rows[0][key], str) and len(rows[0][key]) > 500)
+    path.write_text("".join(json.dumps({"id": f"opinion-{k}", "text": row[text_key]}) + "\n"
+                            for k, row in enumerate(rows)), encoding="utf-8")
