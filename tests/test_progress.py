@@ -99,7 +99,7 @@ def test_commands_name_their_stages_on_stderr_and_quiet_removes_them(forced, tmp
     for stage in ("loading data (caselawqa, train split) ...", "fitting linear on 120 items ...",
                   "saving the model into"):
         assert stage in trained.stderr, stage
-    assert re.search(r"fitting per-task heads: .*\b4(/4| done) \[", trained.stderr)  # the 4 tasks done
+    assert re.search(r"fitting per-task heads: .*\b120/120 \[", trained.stderr)  # the 120 examples of its 4 tasks
     assert re.search(r"fitting linear on 120 items: done in \d", trained.stderr)
 
     evaluated = run("eval", "caselawqa", "--method", "linear")

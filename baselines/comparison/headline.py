@@ -15,7 +15,7 @@ from baselines.comparison.paired import Paired, outcomes_on, paired_stats, share
 from baselines.comparison.published import Published
 from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentences
 from baselines.comparison.markdown import md_table
-from baselines.comparison.render import _pct, _pts
+from baselines.comparison.render import _pct, _pts, reproduce_lines
 from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
 from baselines.evaluation.strict_reading import strictly
@@ -87,8 +87,8 @@ def _ours_row(task: Task, ours: System) -> list[str]:
 
 def _reproduce(comparison: Comparison | None, ours: System | None, command) -> list[str]:
     runs = ([ours] if ours is not None else []) + _llms(comparison)
-    shown = [(s.name, command(s)) for s in runs if command(s)]
-    return ["", "Reproduce:", "", *(f"- {name}: `{line}`" for name, line in shown)] if shown else []
+    lines = reproduce_lines([(s.name, s) for s in runs], command)
+    return ["", "Reproduce:", "", *lines] if lines else []
 
 
 def best_ours(comparison: Comparison | None) -> System | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from baselines.comparison.cost import cost_legend
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.render import (breakdowns, details_display, footer, leaderboard_display, recorded_command,
+                                         reproduce_lines,
                                          system_label, _cell)
 from baselines.core.errors import BaselinesError
 from baselines.registry import ItemsFromPredictions
@@ -54,9 +55,9 @@ def to_markdown(comparison: Comparison, command=recorded_command, fold: bool = F
              cost_legend(comparison.systems, how=cost_how), "", reference_sentence(comparison)]
     notes = footer(comparison) + comparison.notes
     lines += [""] + [f"- {note}" for note in notes] + ([""] if notes else [])
-    shown = [(system_label(s), command(s)) for s in comparison.systems if command(s)]
+    shown = reproduce_lines([(system_label(s), s) for s in comparison.systems], command)
     if shown:
-        lines += ["Reproduce:", "", *(f"- {label}: `{line}`" for label, line in shown), ""]
+        lines += ["Reproduce:", "", *shown, ""]
     columns, rows = details_display(comparison)
     lines += collapsible("More figures per run", md_tables(columns, rows, keep=1), fold)
     for table in breakdowns(comparison):

@@ -40,6 +40,42 @@ def recorded_command(system: System) -> str:
     return system.result.get("meta", {}).get("command") or ""
 
 
+EVAL_ONLY = {"--test-file", "--split", "--model", "--results-dir", "--segmenter", "--missing", "--cv", "--seed"}
+EVAL_FLAGS = {"--allow-overlap", "--only-present", "--force", "--quiet"}
+
+
+def train_command(system: System, shown: str) -> str | None:
+    """For a run of a saved model that was trained (its results record the training), the `baselines train`
+    command that saves that model, made from the run's `eval` command as shown (`shown`): the same task, method,
+    config, overrides, data and name, without what only an evaluation takes; None for any other run."""
+    train = (system.result.get("meta", {}).get("cost") or {}).get("train")
+    tokens = shown.split()
+    if not isinstance(train, dict) or tokens[:2] != ["baselines", "eval"]:
+        return None
+    kept, skip = ["baselines", "train"], False
+    for token in tokens[2:]:
+        name = token.split("=", 1)[0]
+        if skip:
+            skip = False
+        elif name in EVAL_ONLY:
+            skip = "=" not in token
+        elif name not in EVAL_FLAGS:
+            kept.append(token)
+    return " ".join(kept)
+
+
+def reproduce_lines(named: list[tuple[str, System]], command) -> list[str]:
+    """'- NAME: `baselines train ...`, then `baselines eval ...`' for each run with a command (`command`: System ->
+    the command shown): a method that learns shows the train command its eval needs first."""
+    lines = []
+    for label, system in named:
+        shown = command(system)
+        if shown:
+            train = train_command(system, shown)
+            lines.append(f"- {label}: " + (f"`{train}`, then " if train else "") + f"`{shown}`")
+    return lines
+
+
 def leaderboard_records(comparison: Comparison, command=recorded_command) -> list[dict]:
     """One raw row per system, best first: the leaderboard's CSV (`command`: System -> the command shown)."""
     records = []

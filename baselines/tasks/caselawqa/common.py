@@ -94,12 +94,14 @@ BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
 def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None, *,
-                 total: int | None = None, desc: str = "fitting per-task heads") -> list:
+                 total: int | None = None, desc: str = "fitting per-task heads", weights: list[int] | None = None) -> list:
     """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port');
     the results in the order of the calls.
 
     A bar named `desc` counts the finished calls (tasks); with their number (`total`, or the length of `calls`)
-    it also shows the time left. The calls are dispatched as before (a generator is not read ahead)."""
+    it also shows the time left. With `weights` (the examples of each call, in order) it counts examples instead,
+    so the time left follows the work done, not the number of tasks (the largest come first). The calls are
+    dispatched as before (a generator is not read ahead)."""
     from joblib import Parallel, parallel_config
 
     from baselines.core.errors import BaselinesError
@@ -111,11 +113,23 @@ def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str |
         jobs = 1 if backend == "sequential" else n_jobs
         results = Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
                            pre_dispatch="n_jobs", return_as="generator")(calls)
-        return list(progress.bar(results, desc=desc, total=total, unit="task"))
+        return _counted(results, desc, total, weights)
     client = dask_client(scheduler, "backend 'dask'")
     try:
         with parallel_config(backend="dask", client=client):
             results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(calls)
-            return list(progress.bar(results, desc=desc, total=total, unit="task"))
+            return _counted(results, desc, total, weights)
     finally:
         client.close()
+
+
+def _counted(results, desc: str, total: int | None, weights: list[int] | None) -> list:
+    """The results, read through a bar of tasks, or of examples when each call's `weights` are given."""
+    if weights is None:
+        return list(progress.bar(results, desc=desc, total=total, unit="task"))
+    out = []
+    with progress.bar(desc=desc, total=sum(weights), unit="example") as bar:
+        for result, weight in zip(results, weights):
+            out.append(result)
+            bar.update(weight)
+    return out

@@ -27,9 +27,11 @@ def fit_heads(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_t
 
 
 def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | None, X_train, rows_train,
-                     X_val=None, rows_val=None, config: HeadConfig | None = None) -> tuple[dict, dict]:
+                     X_val=None, rows_val=None, config: HeadConfig | None = None,
+                     desc: str = "fitting per-task heads") -> tuple[dict, dict]:
     """(task -> fitted Head, task -> val scores of its chosen setting in val order, see fit_head_scored), one job
-    per task, run with the method's joblib/Dask settings; `config` defaults to the method's head parameters."""
+    per task, run with the method's joblib/Dask settings; `config` defaults to the method's head parameters; `desc`
+    names the stage (each of a method's stages its own name)."""
     from joblib import delayed
 
     config = config or head_config(method)
@@ -47,9 +49,10 @@ def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | No
         pairs = entry[1]
         return -len(pairs) * len({a for p in pairs for a in p[0].answer})
 
-    fitted = run_parallel((job(task, pairs) for task, pairs in sorted(train_groups.items(), key=cost)),
-                          n_jobs=method.n_jobs, backend=method.backend, scheduler=method.scheduler,
-                          total=len(train_groups))  # with the count, the bar shows the time left
+    ordered = sorted(train_groups.items(), key=cost)
+    fitted = run_parallel((job(task, pairs) for task, pairs in ordered), n_jobs=method.n_jobs, backend=method.backend,
+                          scheduler=method.scheduler, total=len(train_groups), desc=desc,
+                          weights=[len(pairs) for _, pairs in ordered])  # the time left follows the examples done
     return {head.task: head for head, _ in fitted}, {head.task: scores for head, scores in fitted}
 
 

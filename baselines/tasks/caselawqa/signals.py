@@ -86,14 +86,16 @@ class CaselawSignals(CaselawLinear):
         val_keys, val_texts, val_rows = unique_opinions(val)
         self.features_, X = cached_fit(texts, keys, self._spec(), self.cache, n_jobs=self.n_jobs)
         X_val = cached_transform(self.features_, val_texts, val_keys, self.cache) if val else None
-        self.heads_, head_val = fit_heads_scored(self, train, val, X, rows, X_val, val_rows if val else None)
+        self.heads_, head_val = fit_heads_scored(self, train, val, X, rows, X_val, val_rows if val else None,
+                                                 desc="fitting per-task heads on the words")
         windows = window_texts(texts, self.window_width, self.window_hits, self._jobs())
         self.window_vectorizer_ = window_vectorizer(self.window_min_df).fit(windows)
         W = self.window_vectorizer_.transform(windows)
         W_val = self._window_rows(val_texts) if val else None
         config = replace(head_config(self), Cs=tuple(self.window_Cs), k_features=0)
         self.window_heads_, window_val = fit_heads_scored(self, train, val, W, rows, W_val, val_rows if val else None,
-                                                          config=config)
+                                                          config=config,
+                                                          desc="fitting per-task heads on the procedural windows")
         return head_val, window_val
 
     def _window_rows(self, texts: list[str]):

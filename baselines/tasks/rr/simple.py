@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from baselines.tasks.rr.data import Document, model_input
+from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.core.params import Sklearn
 from baselines.methods.base import Method
@@ -77,11 +78,14 @@ class RRTfidfLogreg(Method):
         self.labels_ = training_labels(train, self.name)
         self.vectorizer_ = TfidfVectorizer(ngram_range=(1, self.ngram_max), min_df=self.min_df,
                                            max_features=self.max_features, sublinear_tf=self.sublinear_tf)
-        matrix = self.vectorizer_.fit_transform(texts)  # (sentences, vocab) sparse
+        with progress.stage(f"counting the words of {len(texts):,} sentences"):
+            matrix = self.vectorizer_.fit_transform(texts)  # (sentences, vocab) sparse
         index = label_index(self.labels_)
         self.model_ = LogisticRegression(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter,
                                          random_state=self.seed)
-        self.model_.fit(matrix, np.array([index[label] for label in labels]))
+        with progress.stage(f"fitting the logistic regression ({len(self.labels_)} roles, {matrix.shape[1]:,} "
+                            "features)"):
+            self.model_.fit(matrix, np.array([index[label] for label in labels]))
         return self
 
     def predict(self, records: list[Document], progress: bool = True) -> list[dict]:
