@@ -1,8 +1,9 @@
 """The README is a test: its code blocks run top to bottom, as a newcomer runs them, in a fresh folder with the data
 folder given (BASELINES_DATA). Every shell line runs, and must succeed, except the lines of SKIPPED, each with the
-reason it cannot run here (the network, the installation CI has just done, hour-long training, and what needs
-their output); a block of JSON lines is the file the sentence before it names; the Python block runs last, as
-written. A line added to the README runs unless it is added to SKIPPED."""
+reason it cannot run here (the network, the installation CI has just done, and what needs their output); files of
+your own that a command reads (judgment.txt, judgments/, opinions.jsonl) are made from the data folder; a block
+of JSON lines is the file the sentence before it names; the Python block runs last, as written. A line added to
+the README runs unless it is added to SKIPPED."""
 from __future__ import annotations
 
 import os
@@ -14,7 +15,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-NEEDS_RR_MODEL = "needs the model `baselines train rr` saves (most of an hour on 2 cores)"
 SKIPPED = {
     "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu": "the installation CI has just run",
     "pip install .": "the installation CI has just run",
@@ -23,13 +23,9 @@ SKIPPED = {
     "baselines data download scalr": "the network (the data folder is given instead)",
     "baselines data download rr": "the network (the data folder is given instead)",
     "baselines data download caselawqa": "the network (the data folder is given instead)",
-    "baselines train rr": "hour-long training: most of an hour on 2 cores",
-    "baselines eval rr": NEEDS_RR_MODEL,
     "lm_eval --model hf --model_args pretrained=meta-llama/Llama-3.1-8B-Instruct --include_path lmeval/scalr "
     "--tasks scalr_generate --log_samples --output_path runs/scalr_generate/": "an LLM from the hub: the network",
     "baselines score scalr runs/scalr_generate/ --name llama-3.1-8b": "needs the output of lm_eval above",
-    "baselines predict rr judgment.txt": NEEDS_RR_MODEL,
-    "baselines predict rr judgments/ --out roles.jsonl": NEEDS_RR_MODEL,
 }
 
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
@@ -70,6 +66,7 @@ def test_the_readme_runs_top_to_bottom(data_dir, tmp_path):
                    f"{os.environ.get('PATH', '')}"}
     ran = []
     _opinions(data_dir, tmp_path / "opinions.jsonl")
+    _judgments(data_dir, tmp_path)
     for kind, body, before in readme_blocks():
         if kind == "jsonl":
             (tmp_path / NAMED_FILE.findall(before)[-1]).write_text(body.strip() + "\n", encoding="utf-8")
@@ -89,6 +86,18 @@ def test_the_readme_runs_top_to_bottom(data_dir, tmp_path):
     assert "baselines eval scalr --method tfidf" in ran and "baselines score scalr my_llm.jsonl --name my-llm " \
         "--only-present" in ran and "baselines export lm-eval scalr --out lmeval/scalr" in ran
     assert (tmp_path / "answers.jsonl").read_text().count("\n") == 2  # the two opinions, answered
+    assert (tmp_path / "roles.jsonl").read_text().count("\n") == 2  # the two judgments of the folder, labelled
+
+
+def _judgments(data_dir: Path, folder: Path) -> None:
+    """Your judgments: judgment.txt and a folder judgments/ of two .txt files, from RR's dev judgments."""
+    from baselines.tasks.rr.data import load_rr
+
+    texts = [" ".join(sentence.text for sentence in doc.sentences) for doc in load_rr(data_dir, "dev")[:3]]
+    (folder / "judgment.txt").write_text(texts[0], encoding="utf-8")
+    (folder / "judgments").mkdir()
+    for k, text in enumerate(texts[1:]):
+        (folder / "judgments" / f"judgment-{k}.txt").write_text(text, encoding="utf-8")
 
 
 def _opinions(data_dir: Path, path: Path) -> None:
