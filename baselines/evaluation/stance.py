@@ -139,7 +139,7 @@ class Stances:
 
     def _verdict_after(self, k: int) -> str | None:
         """The label as the subject of a verdict ("D is wrong", "A and B are incorrect", "D: wrong")."""
-        words = _skip_joined(self._words_after(k), self.text)
+        words = _skip_joined(self._words_after(k), self._label_words)
         if not words:
             return None
         if words[0] in (":", "-", "=", "—", "–"):
@@ -285,9 +285,9 @@ class Stances:
         return j < min(stop, len(tokens)) and tokens[j].token_type == "word" and tokens[j].label is not None
 
 
-def _skip_joined(words: list[str], text) -> list[str]:
-    """The words after a label, past the other labels joined to it ("D and E are wrong" -> "are wrong")."""
-    labels = {text.tokens[j].text.casefold() for j in text.labelled}
+def _skip_joined(words: list[str], labels: set[str]) -> list[str]:
+    """The words after a label, past the other labels (`labels`: the text's label words, casefolded) joined to it
+    ("D and E are wrong" -> "are wrong")."""
     position, joined = 0, False
     while position < len(words) and (words[position] in JOINING or (joined and words[position] in labels)
                                      or words[position] in ("option", "options", "choice", "choices")):

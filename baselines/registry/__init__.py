@@ -14,6 +14,7 @@ from baselines.core.errors import BaselinesError, unknown_name
 from baselines.registry.capabilities import (  # noqa: F401 (re-exported: benchmarks declare themselves with these)
     CAPABILITIES, Answers, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
     LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks)
+from baselines.registry.discovery import discover_benchmarks
 
 C = TypeVar("C")
 
@@ -134,7 +135,6 @@ class Benchmark:
 
 
 ENTRY_POINT_GROUP = "legal_baselines.benchmarks"  # name = the task; value = 'package:BENCHMARK'
-from baselines.registry.discovery import discover_benchmarks  # noqa: E402
 
 
 class _Discovered:
@@ -148,7 +148,7 @@ class _Discovered:
     @property
     def benchmarks(self) -> list[Benchmark]:
         if self._benchmarks is None:
-            self._benchmarks, self._problems = discover_benchmarks(ENTRY_POINT_GROUP)
+            self._benchmarks, self._problems = discover_benchmarks(ENTRY_POINT_GROUP, Benchmark)
         return self._benchmarks
 
     @property

@@ -17,11 +17,9 @@ TASK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 BUILT_IN = "baselines.tasks."  # the modules of this package's own benchmarks
 
 
-def discover_benchmarks(group: str) -> tuple[list, dict[str, str]]:
-    """(the benchmarks that loaded, in listed order; entry point name -> why it was skipped)."""
+def discover_benchmarks(group: str, benchmark_type: type) -> tuple[list, dict[str, str]]:
+    """(the benchmarks of `benchmark_type` that loaded, in listed order; entry point name -> why it was skipped)."""
     from importlib.metadata import entry_points
-
-    from baselines.registry import Benchmark
 
     by_name: dict[str, dict[str, object]] = defaultdict(dict)
     for point in entry_points(group=group):
@@ -30,7 +28,7 @@ def discover_benchmarks(group: str) -> tuple[list, dict[str, str]]:
     for name, points in sorted(by_name.items()):
         point, problem = _chosen(name, points)
         if point is not None:
-            benchmark, failure = _loaded(point, Benchmark)
+            benchmark, failure = _loaded(point, benchmark_type)
             if benchmark is not None:
                 found.append(benchmark)
             problem = failure or problem
