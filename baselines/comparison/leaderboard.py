@@ -21,6 +21,8 @@ from pathlib import Path
 from baselines.core.errors import DataError, BaselinesError, unknown_name
 from baselines.core.io import read_json
 from baselines.core.params import check_option
+
+COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 from baselines.comparison.paired import Paired, paired_all
 from baselines.comparison.systems import System, load_system
 from baselines.core.paths import models_root, results_root
@@ -59,7 +61,6 @@ class Comparison:
         folder's compare_manifest.json); anything else, a link included, is refused. Returns the path."""
         from os import PathLike
 
-        from baselines.comparison.render import COMPARE_MANIFEST
         from baselines.core.safe_write import write_output_folder
 
         if not isinstance(path, (str, PathLike)):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from baselines.comparison.leaderboard import Comparison
+from baselines.comparison.leaderboard import COMPARE_MANIFEST, Comparison
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
@@ -19,7 +19,6 @@ from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
 
-COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
 PARTIAL = "†"  # marks a run scored with --only-present
 
