@@ -140,7 +140,7 @@ def extract_with_rule(raw: str, labels: Sequence[str], aliases: Mapping[str, str
     table = choice_table(tuple(labels), tuple(choices))
     read = raw if cut is None else raw[:cut]
     found, name = _revised_reading(read, matcher, table)
-    if truncated and found is not None and name.split(":")[0].split("+")[0] not in ANSWER_STATEMENTS:
+    if truncated and found is not None and base_rule(name) not in ANSWER_STATEMENTS:
         found, name = None, TRUNCATED
     suffix = "" if cut is None else CUT
     if name is None:
@@ -191,8 +191,7 @@ def _after_decision(text: Text, found: str, name: str) -> tuple[str | None, str 
         if label == found and stance == REJECTED and k > taken:
             return None, f"{name}:rejected"
         if label != found and (stance in (HEDGED, AFFIRMED) or (own_hedged and stance != REJECTED)):
-            if k > taken or own_hedged:
-                return None, f"{name}:several"
+            return None, f"{name}:several"  # `others` are the later mentions, or all of them for a hedge
     return found, name
 
 
@@ -205,4 +204,9 @@ def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...],
 def strict_rule(rule: str | None) -> bool:
     """Whether an answer read by `rule` rests on strict reading alone: an explicit answer statement or a bare
     label, not taken from a correction."""
-    return rule is not None and REVISION not in rule and rule.split(":")[0].split("+")[0] in STRICT_RULES
+    return rule is not None and REVISION not in rule and base_rule(rule) in STRICT_RULES
+
+
+def base_rule(rule: str) -> str:
+    """The rule's own name, without what the reading added ("answer_is+cut" and "answer_is:several" -> "answer_is")."""
+    return rule.split(":")[0].split("+")[0]
