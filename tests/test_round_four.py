@@ -292,6 +292,60 @@ def test_item_2_only_a_run_this_tool_wrote_is_replaced_and_never_through_a_link(
     assert (results_root() / "scalr" / "noted" / ours.name / "notes.txt").read_text() == "my notes\n"
 
 
+def test_item_2_a_manifest_is_trusted_only_for_the_bytes_it_records(tmp_path):
+    """A forged manifest (names only) or a listed file edited since is not ours: Comparison.save and export
+    --force refuse it, and the folder keeps every byte."""
+    import json
+
+    import pytest
+
+    from baselines.core.errors import BaselinesError, DataError
+    from baselines.core.manifest import read_manifest
+    from baselines.export.lm_eval import export_lm_eval
+
+    comparison = _tiny_comparison()
+    out = tmp_path / "pages"
+    out.mkdir()
+    (out / "board.md").write_text("my own board\n")
+    (out / "compare_manifest.json").write_text(json.dumps({"files": ["board.md"]}))  # names only: forged or old
+    before = tree_digest(out)
+    with pytest.raises(DataError, match="was not written by this program"):
+        comparison.save(out / "board.md")
+    assert tree_digest(out) == before
+    (out / "board.md").unlink()
+    saved = comparison.save(out / "board.md")
+    assert read_manifest(out, "compare_manifest.json")["board.md"] is not None
+    saved.write_text(saved.read_text() + "my edit\n")
+    with pytest.raises(DataError, match="has changed since this program wrote it"):
+        comparison.save(saved)
+    assert saved.read_text().endswith("my edit\n")
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "notes.txt").write_text("mine\n")
+    (export / "export_manifest.json").write_text(json.dumps({"files": ["notes.txt"]}))
+    before = tree_digest(export)
+    with pytest.raises(BaselinesError, match="records no sha256"):
+        export_lm_eval("scalr", tmp_path, export, force=True)
+    assert tree_digest(export) == before
+
+
+def _tiny_comparison():
+    from baselines.comparison.leaderboard import compare
+    from baselines.core.paths import results_root
+    from baselines.core.records import Reference
+    from baselines.evaluation.scoring import score_predictions
+    from baselines.registry import get_task
+    from baselines.runs.results_store import Variant, references_digest, write_run
+
+    refs = [Reference(id=f"q{k}", gold=(str(k % 5),), labels=("0", "1", "2", "3", "4")) for k in range(5)]
+    task = get_task("scalr")
+    result, samples = score_predictions(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs)
+    result.meta, variant = {"method": "tfidf"}, Variant(split=task.eval_split, references=references_digest(refs))
+    result.variant = variant.to_dict()
+    write_run(results_root() / "scalr" / "tfidf" / variant.slug(), result.to_dict(), samples, None)
+    return compare("scalr", replicates=20)
+
+
 def test_item_8_a_copied_predictions_file_keeps_the_overlap_record_of_the_run_that_wrote_it(tmp_path):
     import shutil
 

@@ -7,7 +7,8 @@ Three rules hold for every output, file or folder alike:
   a folder is never replaced through one, so the folder a link names keeps every byte;
 - nothing is replaced that the project did not write: a run folder holds results.json, a model folder
   config.json (`marker`), and a folder shared with other files (`compare --out`, an export) has a manifest
-  listing the files the project wrote there; anything else there is refused, named;
+  listing the files the project wrote there with their sha256 (manifest.py); anything else there, or a
+  listed file edited since, is refused, named;
 - every target is checked before the first byte is written: devices, FIFOs, sockets, links and other
   writers' files are refused before any work, and several files are staged beside their targets before the
   first one replaces its target.
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from baselines.core.errors import DataError
+from baselines.core.manifest import changed_names, file_digest, manifest_bytes, owned_names, read_manifest
 
 STALE_SECONDS = 60  # a leftover of a dead writer on this host (or of an older release) is removed after this
 STALE_REMOTE_SECONDS = 3600  # a leftover written from another host: its writer cannot be checked, so wait longer
@@ -142,42 +144,29 @@ def write_staged(targets: dict[Path, bytes]) -> list[Path]:
 def write_output_folder(folder: Path, files: dict[str, bytes], manifest: str, written_by: str, *,
                         earlier: Iterable[str] = (), also: dict[Path, bytes] | None = None) -> list[Path]:
     """Files (plain names -> bytes) into `folder`, a folder that may hold other files: each name must be absent
-    or a regular file this program wrote there, as listed by the folder's `manifest` (or, in a folder without
-    one, named in `earlier`: an older release's output); anything else is refused before any write. The
-    manifest is written first (a listed file that is absent is harmless), then the files, then `also` (files
-    the user named, already checked). Returns what was written, the manifest first."""
+    or a regular file this program wrote there, as its `manifest` records (name and sha256 of the bytes written;
+    without a digest, or without a manifest, only a name in `earlier`: an older release's output known by its
+    content); anything else is refused before any write. The manifest is written first (a listed file that is
+    absent is harmless), then the files, then `also` (files the user named, already checked). Returns what was
+    written, the manifest first."""
     folder = Path(folder)
     listed = read_manifest(folder, manifest)
-    ours = set(earlier) if listed is None else listed
+    ours = owned_names(folder, listed, earlier)
+    changed = set(changed_names(folder, listed))
+    for name in files:  # a link, a device or a FIFO: named as such, before any other reason
+        if os.path.lexists(folder / name) and not _is_regular(folder / name):
+            writable_target(folder / name, follow_link=False)
     for name in files:
         path = folder / name
-        if os.path.lexists(path) and not (name in ours and _is_regular(path)):
-            writable_target(path, follow_link=False)  # a link, a device or a FIFO: named as such
-            raise DataError(f"was not written by this program (no {manifest} lists it): refusing to replace it "
-                            "(move it away, or choose another folder)", path)
-    kept = {name for name in ours if "/" not in name and name not in files and _is_regular(folder / name)}
-    document = {"written_by": written_by, "files": sorted(kept | set(files))}
-    targets = {folder / manifest: (json.dumps(document, indent=1) + "\n").encode(),
+        if os.path.lexists(path) and name not in ours:
+            why = ("has changed since this program wrote it (its sha256 is not the one " + manifest + " records)"
+                   if name in changed else f"was not written by this program (no {manifest} lists it)")
+            raise DataError(f"{why}: refusing to replace it (move it away, or choose another folder)", path)
+    kept = {name: file_digest(folder / name) for name in ours
+            if "/" not in name and name not in files and _is_regular(folder / name)}
+    targets = {folder / manifest: manifest_bytes(written_by, {**kept, **files}),
                **{folder / name: data for name, data in files.items()}, **(also or {})}
     return write_staged(targets)
-
-
-def read_manifest(folder: Path, manifest: str) -> set[str] | None:
-    """The file names `folder`'s manifest lists (None: there is none); a manifest that is a link, not a
-    regular file, or not {"files": [names]} is refused."""
-    from baselines.core.io import read_json  # io re-exports this module's writers
-
-    path = Path(folder) / manifest
-    if not os.path.lexists(path):
-        return None
-    if not _is_regular(path):
-        writable_target(path, follow_link=False)  # a link, a device or a FIFO: named as such
-        raise DataError("is not a regular file: refusing to trust or replace it", path)
-    document = read_json(path)
-    files = document.get("files") if isinstance(document, dict) else None
-    if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
-        raise DataError('not a manifest of this program (expected {"files": [names]})', path)
-    return set(files)
 
 
 def _replace_folder(tmp: Path, target: Path) -> None:

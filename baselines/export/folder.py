@@ -3,12 +3,11 @@ the export's own files, so that `--force` replaces an earlier export and never a
 manifest is read as every output folder's is, see core/safe_write.py)."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path, PurePosixPath
 
 from baselines.core.errors import BaselinesError
-from baselines.core.safe_write import read_manifest
+from baselines.core.manifest import changed_names, file_digest, manifest_bytes, read_manifest
 
 MANIFEST = "export_manifest.json"  # the files an export wrote: --force replaces a folder holding only those
 README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
@@ -48,13 +47,24 @@ def check_target(out: Path, force: bool) -> None:
 
 
 def _exported_files(out: Path) -> set[str]:
-    """The files (relative paths) that the earlier export in `out` lists in its manifest, the manifest included."""
+    """The files (relative paths) that the earlier export in `out` lists in its manifest, the manifest included;
+    an export whose manifest records no digests (an older release's, or not ours), or one of whose files has
+    changed since, is refused."""
     path = out / MANIFEST
     files = read_manifest(out, MANIFEST) if path.is_file() and not path.is_symlink() else None
     if files is None:
         raise BaselinesError(f"{out} is not an earlier export (no {MANIFEST})" + (
             ": it was written by an older release, which listed no files; remove it yourself, or choose another "
             "--out" if _older_export(out) else "; --force replaces only those: choose another --out"))
+    if any(digest is None for digest in files.values()):
+        raise BaselinesError(f"{path} records no sha256 of the files it lists (an older release's, or not this "
+                             "program's): --force replaces only files it can check; remove the folder yourself, "
+                             "or choose another --out")
+    changed = changed_names(out, files)
+    if changed:
+        raise BaselinesError(f"{out / changed[0]} has changed since the export wrote it (its sha256 is not the one "
+                             f"{MANIFEST} records){f' ({len(changed)} files in all)' if len(changed) > 1 else ''}: "
+                             "--force replaces only an export as written; move it out first, or choose another --out")
     return {*files, MANIFEST}
 
 
@@ -86,7 +96,7 @@ def _not_exported(out: Path, own: set[str]) -> list[str]:
 
 
 def write_manifest(tmp: Path) -> None:
-    """List every file of the export in its manifest (so a later --force can tell them from anyone else's)."""
-    files = sorted(path.relative_to(tmp).as_posix() for path in tmp.rglob("*") if path.is_file())
-    inside(tmp, MANIFEST).write_text(json.dumps({"written_by": "baselines export lm-eval", "files": files},
-                                                indent=1) + "\n", encoding="utf-8")
+    """List every file of the export in its manifest with its sha256 (so a later --force can tell them from
+    anyone else's, and from a file edited since)."""
+    files = {path.relative_to(tmp).as_posix(): file_digest(path) for path in sorted(tmp.rglob("*")) if path.is_file()}
+    inside(tmp, MANIFEST).write_bytes(manifest_bytes("baselines export lm-eval", files))

@@ -219,8 +219,8 @@ def check_options(task: Task, given: dict) -> None:
     for flag, value in given.items():
         if value is not None and flag not in task.options:
             takers = [name for name, other in TASKS.items() if flag in other.options]
-            raise BaselinesError(f"{flag} applies to {', '.join(takers) or 'no task'} only "
-                                 f"({task.name} takes no {flag} option)")
+            where = f"applies to {', '.join(takers)} only" if takers else "is not an option of this command"
+            raise BaselinesError(f"{flag} {where} ({task.name} takes no {flag} option)")
 
 
 def default_speed_texts() -> str | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from baselines.core.config import with_former_defaults
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
+from baselines.core.manifest import file_digest
 from baselines.core.safe_write import check_replaceable_folder
 from baselines.core.paths import results_root
 
@@ -134,17 +135,6 @@ def check_run_owned(folder: Path, result) -> None:
         if name not in RUN_FILES or file_digest(folder / name) != digest:
             raise DataError(f"{name} is not the file this tool wrote there (changed since): refusing to replace the "
                             "folder (move it away, or choose another --name)", folder)
-
-
-def file_digest(path: Path) -> str | None:
-    """sha256 of a regular file (None when there is none, or it is a link)."""
-    if not path.is_file() or path.is_symlink():
-        return None
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 MODEL_SHAPE = ("task", "method", "class", "params")  # what every config.json of a saved model holds
