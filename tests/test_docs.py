@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from baselines.cli import app
 from baselines.cli.reference import cli_reference
-from baselines.comparison.pages import GENERATED, HEADLINE_END, HEADLINE_START, write_all
+from baselines.comparison.headline_page import GENERATED, HEADLINE_END, HEADLINE_START
+from baselines.comparison.pages import write_all
 from baselines.comparison.placeholders import public_command
 from baselines.core.errors import BaselinesError
 from baselines.core.paths import results_root

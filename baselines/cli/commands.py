@@ -191,18 +191,19 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                     results_dir: Optional[Path] = ResultsDir,
                     all_tasks: bool = typer.Option(False, "--all", help=ALL_HELP),
                     readme: Optional[Path] = typer.Option(None, "--readme", help=README_HELP),
+                    only: Optional[str] = typer.Option(None, "--task", help="With --all: regenerate only these tasks' pages and headline sections (comma-separated); the others are kept as --out holds them."),
                     quiet: bool = Quiet):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
     from baselines.comparison import markdown, render
 
-    if readme is not None and not all_tasks:
-        fail("--readme goes with --all")
+    if (readme is not None or only is not None) and not all_tasks:
+        fail(f"{'--readme' if readme is not None else '--task'} goes with --all")
     if all_tasks:
         single = {"TASK": task, "--against": against, "--split": split, "--markdown-only": markdown_only or None,
                   "--scatter": scatter, "--segmenter": segmenter, "--test-file": test_file, "--systems": systems}
         compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value],
-                    quiet)
+                    quiet, name_list(only))
         return
     if task is None:
         fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
@@ -225,7 +226,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
 
 
 def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Optional[Path], replicates: int, seed: int,
-                given: list[str], quiet: bool = False) -> None:
+                given: list[str], quiet: bool = False, only: list[str] | None = None) -> None:
     """`compare --all`: every task's results page, the headline and the charts into --out, the headline into --readme."""
     from baselines.comparison.pages import write_all
 
@@ -234,7 +235,7 @@ def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Option
     if out is None:
         fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
     with silenced(quiet):
-        written = write_all(out, results_dir, readme=readme, replicates=replicates, seed=seed)
+        written = write_all(out, results_dir, readme=readme, replicates=replicates, seed=seed, only=only)
     for path in written:
         typer.echo(f"wrote {path}")
 

@@ -21,9 +21,11 @@ from pathlib import Path
 
 from baselines.comparison.charts import cost_png, interval_png, scatter_png
 from baselines.comparison.cost import ratio_sentences
-from baselines.comparison.headline import best_ours, headline_section, per_group_section
+from baselines.comparison.headline import best_ours, per_group_section
+from baselines.comparison.headline_page import (GENERATED, WIDE, checked_readme, headline, headline_page, index_page,
+                                                  kept_sections, with_headline)
 from baselines.comparison.leaderboard import Comparison, compare
-from baselines.comparison.placeholders import PLACEHOLDERS, public_command, used_placeholders
+from baselines.comparison.placeholders import public_command
 from baselines.comparison.published import Published, published_figures
 from baselines.comparison.markdown import md_table, to_markdown
 from baselines.comparison.render import COMPARE_MANIFEST, PARTIAL, recorded_command
@@ -34,14 +36,10 @@ from baselines.core.io import read_json, writable_target
 from baselines.core.params import check_option
 from baselines.core.safe_write import write_output_folder
 from baselines.core.paths import results_root
-from baselines.registry import TASKS, LmEvalExport, Subtasks, Task
+from baselines.registry import TASKS, Subtasks, Task
 from baselines.runs.results_store import Variant, run_files
 
-HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->"
-REGENERATE = "baselines compare --all --out docs/results --readme README.md"
-GENERATED = f"Generated from the runs by `{REGENERATE}`; do not edit by hand."
 NO_RUNS = "No runs yet:"  # the page of a task without runs says so
-WIDE = "---\nhide:\n  - toc\n---\n"  # MkDocs front matter: no table of contents beside the tables, so they get its width
 
 
 @dataclass(frozen=True)
@@ -157,45 +155,10 @@ def _published_section(task: Task, published: Published | None) -> list[str]:
             *md_table(["system", "producer", f"{task.main_metric} %", "items", "source", "note"], rows), ""]
 
 
-def headline(comparisons: dict[str, Comparison | None]) -> str:
-    """The headline body: one section per benchmark an LLM can be run on, or that has LLM figures."""
-    lines = []
-    for task in TASKS.values():
-        comparison, published = comparisons.get(task.name), published_figures(task)
-        llm_runs = comparison is not None and any(s.producer == "llm" for s in comparison.systems)
-        if task.capability(LmEvalExport) is not None or published is not None or llm_runs:
-            lines += headline_section(task, comparison, published, shown_command)
-    used = used_placeholders(lines)
-    lines += ["Placeholders in the commands: " + "; ".join(f"`{name}`, {PLACEHOLDERS[name]}" for name in used) + "."
-              if used else "", "", f"Regenerate with `{REGENERATE}`."]
-    return "\n".join(lines).strip() + "\n"
-
-
-def index_page() -> str:
-    """What the generated pages hold, and the placeholders their commands use."""
-    pages = "\n".join(f"- [{task.name}]({task.name}.md): {task.description}" for task in TASKS.values())
-    legend = "\n".join(f"- `{name}`: {meaning}" for name, meaning in PLACEHOLDERS.items())
-    return (f"# Results\n\n{GENERATED}\n\n- [Headline](headline.md): per benchmark, our best method against "
-            f"each LLM run on the same items, with the paired difference and its interval.\n{pages}\n\n"
-            "Each row is one run, shown with the command that wrote it. Intervals are bootstrap 95% intervals; "
-            "Δ is the paired difference to the reference row on the items both were scored on.\n\n"
-            f"## Placeholders\n\nCommands show no folder of the machine that ran them:\n\n{legend}\n")
-
-
-def with_headline(text: str, body: str, where: str) -> str:
-    """`text` with the lines between its HEADLINE_START and HEADLINE_END lines replaced by `body`."""
-    lines = text.split("\n")
-    starts = [k for k, line in enumerate(lines) if line.strip() == HEADLINE_START]
-    ends = [k for k, line in enumerate(lines) if line.strip() == HEADLINE_END]
-    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        raise BaselinesError(f"{where} needs one line {HEADLINE_START} and, after it, one line {HEADLINE_END} "
-                             "around its headline block")
-    return "\n".join([*lines[:starts[0] + 1], "", body.rstrip("\n"), "", *lines[ends[0]:]])
-
-
 def write_all(out: Path, results_dir=None, readme: Path | None = None, replicates: int = 1000,
-              seed: int = 0) -> list[Path]:
-    """Every task's page, its charts, the headline and the index into `out`, and the headline into `readme`.
+              seed: int = 0, only: list[str] | None = None) -> list[Path]:
+    """Every task's page, its charts, the headline and the index into `out`, and the headline into `readme`;
+    with `only` (task names), those tasks' pages and headline sections, the others' kept as they are.
 
     Nothing is written unless everything can be: no runs at all (an empty or mistyped results folder) is an
     error, and so is a task without runs whose page in `out` shows runs (its page is never blanked: give the
@@ -206,18 +169,20 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
     check_option("seed", seed, "--seed")
     if out.exists() and not out.is_dir():
         raise BaselinesError(f"--out {out} exists and is not a folder")
-    readme_text = _checked_readme(readme)
-    shown = {task.name: views(task, results_dir) for task in TASKS.values()}
+    readme_text = checked_readme(readme)
+    tasks = _chosen_tasks(only)
+    kept = kept_sections(out, [task.name for task in tasks]) if only else None
+    shown = {task.name: views(task, results_dir) for task in tasks}
     _check_runs(shown, out, results_dir)
     files, comparisons = {}, {}
-    pages = progress.bar(list(TASKS.values()), desc="results pages", unit="page")
+    pages = progress.bar(tasks, desc="results pages", unit="page")
     for task in pages:
         pages.set_postfix_str(task.name)
         page, charts, comparisons[task.name] = task_page(task, results_dir, replicates, seed, shown[task.name])
         files[f"{task.name}.md"] = page.encode()
         files.update(charts)
-    body = headline(comparisons)
-    files["headline.md"] = f"{WIDE}\n# Headline\n\n{GENERATED}\n\n{body}".encode()
+    body = headline(comparisons, shown_command, kept)
+    files["headline.md"] = headline_page(body)
     files["index.md"] = index_page().encode()
     also = {}
     if readme is not None:
@@ -226,18 +191,14 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
                                also=also)
 
 
-def _checked_readme(readme: Path | None) -> str | None:
-    """The text of --readme, checked before any work: a regular file (a link to one is followed: the user named
-    it) with one headline block."""
-    if readme is None:
-        return None
-    readme = Path(readme)
-    writable_target(readme)
-    if not readme.is_file():
-        raise BaselinesError(f"--readme {readme} is not a file")
-    text = readme.read_text(encoding="utf-8")
-    with_headline(text, "", str(readme))
-    return text
+def _chosen_tasks(only: list[str] | None) -> list[Task]:
+    """The tasks to regenerate: all, or those named (each a known task)."""
+    if not only:
+        return list(TASKS.values())
+    unknown = [name for name in only if name not in TASKS]
+    if unknown:
+        raise BaselinesError(f"--task {unknown[0]}: no such task (tasks: {', '.join(TASKS)})")
+    return [task for task in TASKS.values() if task.name in only]
 
 
 def _check_runs(shown: dict[str, list[View]], out: Path, results_dir) -> None:

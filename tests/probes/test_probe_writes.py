@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.comparison.pages import HEADLINE_END, HEADLINE_START
+from baselines.comparison.headline_page import HEADLINE_END, HEADLINE_START
 from baselines.core.errors import DataError
 from baselines.core.paths import results_root
 from baselines.core.records import Reference
@@ -266,3 +266,26 @@ def test_compare_out_checks_every_target_before_the_first_write(tmp_path):
     before = snapshot(tmp_path)
     refused(compare_scalr(out, results), "scalr.png", "FIFO")
     assert snapshot(tmp_path) == before
+
+
+def test_compare_all_of_one_task_keeps_the_other_tasks_pages_and_headline_sections(generated, tmp_path):
+    """--task scalr regenerates SCALR's page and headline section from a results folder holding only SCALR runs;
+    CaselawQA's page, charts and headline section keep every byte."""
+    from baselines.comparison.headline_page import sections
+
+    before = snapshot(generated)
+    old = sections((generated / "headline.md").read_text())
+    scalr_only = runs(tmp_path / "scalr-runs", caselawqa=False)
+    refused(compare_all(generated, scalr_only), "caselawqa.md shows runs")  # without --task: never blanked
+    result = compare_all(generated, scalr_only, "--task", "scalr", "--readme", tmp_path / "README.md")
+    assert result.exit_code == 0, result.output
+    after = snapshot(generated)
+    kept = {name for name in before if name.startswith("caselawqa")}
+    assert kept and all(after[name] == before[name] for name in kept)
+    new = sections((generated / "headline.md").read_text())
+    assert new["caselawqa"] == old["caselawqa"] and new["scalr"] == old["scalr"]  # the same runs: the same lines
+    assert after == before  # every page, chart, the headline and the manifest: byte for byte
+    readme = (tmp_path / "README.md").read_text()
+    assert "### caselawqa (test)" in readme and "### scalr (test)" in readme
+    refused(compare_all(generated, scalr_only, "--task", "nosuch"), "--task nosuch: no such task")
+    refused(invoke("compare", "scalr", "--task", "scalr"), "--task goes with --all")
