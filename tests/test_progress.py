@@ -71,6 +71,22 @@ def test_a_bar_counts_and_shows_the_time_left_when_the_total_is_known(forced, ca
     assert "encoding: 2 done [" in unknown and "batch/s" in unknown and "<" not in unknown  # no total: no time left
 
 
+def test_the_time_left_waits_for_a_measured_rate_not_the_first_item(forced, capsys, monkeypatch):
+    """No time left before SETTLE_SECONDS and SETTLE_SHARE of the work; then from the mean rate since the start."""
+    assert not progress.measured(60.0, 1, 1000) and not progress.measured(1.0, 500, 1000)
+    assert progress.measured(5.0, 20, 1000) and not progress.measured(100.0, 0, None)
+    clock = {"now": 0.0}
+    bar = progress.bar(total=100, desc="fitting", unit="task")
+    monkeypatch.setattr(bar, "_time", lambda: bar.start_t + clock["now"])
+    clock["now"] = 30.0  # a slow first item (loading, warm-up)
+    bar.update(1)
+    assert "<?," in str(bar)  # one item: no estimate from it
+    clock["now"] = 40.0
+    bar.update(19)  # 20 items in 40 s: 0.5 item/s since the start, 80 to go
+    assert "<02:40," in str(bar), str(bar)
+    bar.close()
+
+
 def test_nothing_shows_when_silenced_or_switched_off_by_the_caller(forced, capsys):
     with progress.silenced():
         with progress.stage("scoring"):

@@ -13,7 +13,9 @@ worker threads included; worker processes do not see it, so work sent to them re
 run_parallel of CaselawQA counts finished jobs). Progress never goes to standard output, which holds the results.
 
 Bars are tqdm bars (or, off a terminal, `LogBar`, which takes the same calls), so code that already drives a
-tqdm bar (`bar.update(n)`, iteration, `set_postfix_str`) takes one of these unchanged.
+tqdm bar (`bar.update(n)`, iteration, `set_postfix_str`) takes one of these unchanged. Either way the time left
+comes from the mean rate since the bar started, and shows only once that rate is measured (`measured`): a slow
+first item is no estimate of the rest.
 """
 from __future__ import annotations
 
@@ -143,10 +145,36 @@ def bar(iterable: Iterable | None = None, *, desc: str, total: int | None = None
     if enabled and shown() and not drawn():
         return LogBar(iterable, desc=desc, total=total if total is not None else _length(iterable), unit=unit)
     options = {} if terminal else {"mininterval": LOG_INTERVAL, "maxinterval": LOG_INTERVAL}
-    if total is None and not hasattr(iterable, "__len__"):  # tqdm's own would read '4task'
-        options["bar_format"] = UNKNOWN_TOTAL
-    return tqdm(iterable, desc=desc, total=total, unit=unit, file=sys.stderr, disable=not (enabled and shown()),
-                dynamic_ncols=terminal, **options)
+    options["bar_format"] = MEASURED if total is not None or hasattr(iterable, "__len__") else UNKNOWN_TOTAL
+    return _measured_bar()(iterable, desc=desc, total=total, unit=unit, file=sys.stderr, smoothing=0,
+                           disable=not (enabled and shown()), dynamic_ncols=terminal, **options)
+
+
+MEASURED = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"  # tqdm's own layout
+SETTLE_SECONDS, SETTLE_SHARE, SETTLE_ITEMS = 5.0, 0.02, 3  # no time left before this much time, share and count
+
+
+def measured(spent: float, done: int, total: int | None) -> bool:
+    """Whether the rate so far is measured well enough to tell the time left: SETTLE_SECONDS spent, and
+    SETTLE_SHARE of the work and SETTLE_ITEMS items done (the first items, with loading and warm-up, are no guide
+    to the rest)."""
+    return bool(total) and spent >= SETTLE_SECONDS and done >= max(SETTLE_ITEMS, SETTLE_SHARE * total)
+
+
+def _measured_bar():
+    """tqdm with the time left from the mean rate since the start (smoothing=0), shown as '?' until `measured`."""
+    from tqdm import tqdm
+
+    class MeasuredBar(tqdm):
+        @property
+        def format_dict(self):
+            values = super().format_dict
+            done, total = values.get("n") or 0, values.get("total")
+            if total and done < total and not measured(values.get("elapsed") or 0, done, total):
+                values["remaining"] = "?"
+            return values
+
+    return MeasuredBar
 
 
 def _length(iterable) -> int | None:
@@ -206,6 +234,6 @@ class LogBar:
         count = f"{self.n:,} of {self.total:,} {self.unit}s ({100 * self.n / self.total:.0f}%)" if self.total \
             else f"{self.n:,} {self.unit}s"
         left = ""
-        if self.total and 0 < self.n < self.total:
+        if self.n < (self.total or 0) and measured(spent, self.n, self.total):
             left = f", about {duration(spent / self.n * (self.total - self.n))} left"
         return f"{self.desc}: {count}, {duration(spent)}{left}{self.postfix}"
