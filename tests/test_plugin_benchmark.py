@@ -23,7 +23,6 @@ from baselines.cli import app
 from baselines.methods.plain_state import plain_classes
 from baselines.registry import DISCOVERED, ENTRY_POINT_GROUP, TASKS
 
-import test_contract
 from conftest import run_results
 
 try:
@@ -112,8 +111,20 @@ def test_ls_lists_the_plugin_after_the_built_in_benchmarks(toy):
     assert tasks[-1] == "toy" and set(BUILT_IN) <= set(tasks)
     toy_lines = lines[lines.index(next(line for line in lines if line.startswith("toy "))):]
     assert "(classification; main metric accuracy; eval split test)" in toy_lines[0]
-    assert any("- tfidf-logreg" in line and "[default]" in line for line in toy_lines)
-    assert any("- majority" in line for line in toy_lines)
+    assert any("- tfidf-logreg" in line and "config: toy_benchmark:configs/tfidf-logreg.yaml" in line
+               and "[default]" in line for line in toy_lines)
+    assert any("variants (--config NAME): tfidf-logreg-unigram" in line for line in toy_lines)
+    assert any("- majority" in line and "config: defaults" in line for line in toy_lines)
+    docs = next(line for line in toy_lines if line.strip().startswith("docs: "))
+    assert Path(docs.split("docs: ", 1)[1]).read_text(encoding="utf-8").startswith("# Toy:")
+
+
+def test_a_config_the_plugin_ships_is_resolved_and_saved_with_the_model(toy, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    invoke("train", "toy", "--config", "tfidf-logreg-unigram", "--data-dir", str(data), "--download")
+    config = json.loads((tmp_path / "models" / "toy" / "tfidf-logreg-unigram" / "config.json").read_text())
+    assert config["params"]["ngram_max"] == 1 and config["method"] == "tfidf-logreg"
 
 
 def train_both(data: Path) -> None:
@@ -172,11 +183,33 @@ def test_export_and_predict_the_plugin(toy, tmp_path):
     assert role.split()[1] == "A" and role.endswith("facts")
 
 
-@pytest.mark.parametrize("name", ["tfidf-logreg", "majority"])
-def test_the_plugin_methods_keep_the_contract_of_every_method(toy, tmp_path, monkeypatch, name):
-    """tests/test_contract.py's own test, on the toy training items."""
-    from toy_benchmark.data import download_toy, load_toy
+def test_the_plugin_keeps_the_public_contract_with_its_own_record_type(toy, tmp_path):
+    """What a plugin's own test does (baselines.testing), with no help from this package's tests."""
+    from baselines.testing import check_benchmark, check_method
+    from toy_benchmark import BENCHMARK
+    from toy_benchmark.data import RoleSentence
 
-    download_toy(tmp_path / "data")
-    monkeypatch.setitem(test_contract.FIXTURES, "toy", lambda: load_toy(tmp_path / "data", "train"))
-    test_contract.test_method_contract("toy", name, tmp_path / "contract")
+    check_benchmark(BENCHMARK)
+    assert type(BENCHMARK.fixture()[0]) is RoleSentence
+    for name in BENCHMARK.methods:
+        check_method(BENCHMARK, name, tmp_path / name)
+
+
+def test_a_benchmark_folder_on_the_include_path_is_found_without_packaging(tmp_path, monkeypatch):
+    """$BASELINES_INCLUDE names a folder of benchmark packages: no dist-info, no pip install."""
+    from baselines.registry.discovery import INCLUDE_ENV
+
+    before = baselines_status()
+    monkeypatch.setenv(INCLUDE_ENV, str(PLUGIN))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the include folder is put on it for this test only
+    forget_discovered()
+    try:
+        assert list(TASKS)[-1] == "toy"
+        train_both(tmp_path / "data")
+        invoke("eval", "toy", "--data-dir", str(tmp_path / "data"))
+        assert run_results("toy", "tfidf-logreg")["metrics"]["accuracy"] >= 0.75
+    finally:
+        monkeypatch.delenv(INCLUDE_ENV)
+        forget_discovered()
+    assert "toy" not in TASKS and baselines_status() == before

@@ -404,17 +404,18 @@ def _two_words_deleted(text, rng):
 def test_item_7_lightly_edited_training_judgments_are_found_and_the_official_splits_are_not_refused(data_dir):
     """The contamination edits of the issue, on 20 RR training judgments: every one found (overlap 100%, over
     the limit); RR dev keeps its natural overlap, under the limit."""
+    from baselines.registry import get_task
     from baselines.runs.overlap import fit_units, measure
     from baselines.tasks.rr.data import load_rr
 
     train, dev = load_rr(data_dir, "train"), load_rr(data_dir, "dev")
-    fitted = fit_units(train)
+    fitted = fit_units(train, get_task("rr").contents)
     full_width = "".maketrans({chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)})
     for edit in (_two_words_deleted, lambda text, rng: text.replace("a", "а"),
                  lambda text, rng: text.translate(full_width)):
-        report = measure(fitted, _edited_documents(train, edit))
+        report = measure(fitted, _edited_documents(train, edit), get_task("rr").contents)
         assert report["over_limit"] and report["overlap"] == 1.0 and report["near_duplicates"] == 20, report
-    natural = measure(fitted, dev)
+    natural = measure(fitted, dev, get_task("rr").contents)
     assert not natural["over_limit"] and natural["overlap"] < 0.1, natural
 
 

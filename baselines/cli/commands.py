@@ -46,16 +46,21 @@ def list_all():
     from baselines.core.config import config_path
     from baselines.methods.configs import config_variants
     from baselines.methods import method_aliases, method_names
-    from baselines.registry import DISCOVERED, TASKS
+    from baselines.core.paths import configs_root
+    from baselines.registry import DISCOVERED
 
     for name, problem in DISCOVERED.problems.items():
         typer.echo(f"skipped benchmark {name!r}: {problem}")
-    for task in TASKS.values():
+    for benchmark in DISCOVERED.benchmarks:
+        task = benchmark.task
         typer.echo(f"{task.name}  ({task.answer_type}; main metric {task.main_metric}; eval split {task.eval_split})")
         typer.echo(f"    {task.description}")
+        if benchmark.docs:
+            typer.echo(f"    docs: {benchmark.resource(benchmark.docs)}")
         for method in method_names(task.name):
             path = config_path(task.name, method)
-            shown = f"configs/{task.name}/{method}.yaml" if path.is_file() else "defaults"
+            shown = "defaults" if not path.is_file() else f"configs/{task.name}/{method}.yaml" \
+                if path.parent == configs_root() / task.name else f"{benchmark.configs}/{method}.yaml"
             default = "  [default]" if method == task.default_method else ""
             aliases = "".join(f"  (alias {alias})" for alias in method_aliases(task.name, method))
             typer.echo(f"    - {method:<14} config: {shown}{default}{aliases}")

@@ -27,10 +27,11 @@ def with_former_defaults(saved: dict, known: set | dict) -> dict:
 
 
 def config_path(task: str, method: str) -> Path:
-    """configs/<task>/<method>.yaml under the configs folder (see paths.configs_root)."""
-    from baselines.core.paths import configs_root
+    """configs/<task>/<method>.yaml under the configs folder, or in the folder the task's own package ships (see
+    paths.task_configs)."""
+    from baselines.core.paths import task_configs
 
-    return configs_root() / task / f"{method}.yaml"
+    return task_configs(task) / f"{method}.yaml"
 
 
 def config_file(task: str, given: Path | str) -> Path:

@@ -71,6 +71,23 @@ def cache_root() -> Path:
     return Path(os.environ.get("BASELINES_CACHE") or Path.home() / ".cache" / "legal-baselines")
 
 
+_TASK_CONFIGS: dict[str, Path] = {}  # task -> the configs folder its own package ships (registered on discovery)
+
+
+def register_task_configs(task: str, folder: Path) -> None:
+    """A benchmark package's own configs folder for `task`, used where the configs root holds none for it."""
+    _TASK_CONFIGS[task] = Path(folder)
+
+
+def task_configs(task: str) -> Path:
+    """The folder of `task`'s named configs: <configs root>/<task> when $BASELINES_CONFIGS is set or that folder
+    exists, else the one the task's own package ships (a plugin's), else the former."""
+    root = configs_root() / task
+    if os.environ.get("BASELINES_CONFIGS") or root.is_dir() or task not in _TASK_CONFIGS:
+        return root
+    return _TASK_CONFIGS[task]
+
+
 def configs_root() -> Path:
     """Named method configs: $BASELINES_CONFIGS, else the configs/ folder installed with the package, else the
     source checkout's."""

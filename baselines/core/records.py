@@ -46,3 +46,32 @@ def letter_labels(n: int) -> list[str]:
         return [chr(ord("A") + i) for i in range(n)]
     width = len(str(n))
     return [str(i + 1).zfill(width) for i in range(n)]
+
+
+def _plain(text) -> str:
+    return " ".join(str(text).split())
+
+
+def choice_text(item: ChoiceItem) -> str:
+    """The text a choice item is about: its context (an opinion) where it has one, else its question."""
+    return item.context or item.question
+
+
+def choice_identities(items: list[ChoiceItem]) -> list[str]:
+    """Per item, the text that makes it the item it is, white space collapsed: its question and choices, the case
+    it is about where one is named (meta case_id: distinct cases can share one opinion's text, e.g. one-line per
+    curiam orders), and a digest of its context (an opinion is shared by the items of its tasks: made plain and
+    digested once)."""
+    import hashlib
+
+    heads: dict[tuple, str] = {}
+    contexts: dict[str, str] = {}
+    identities = []
+    for item in items:
+        head = (item.question, *item.choices)
+        if head not in heads:
+            heads[head] = "\n".join(map(_plain, head))
+        if item.context not in contexts:
+            contexts[item.context] = hashlib.sha256(_plain(item.context).encode()).hexdigest()[:16]
+        identities.append("\n".join([heads[head], _plain(item.meta.get("case_id") or ""), contexts[item.context]]))
+    return identities

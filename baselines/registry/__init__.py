@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable, TypeVar
 
 from baselines.core.errors import BaselinesError, unknown_name
+from baselines.core.paths import register_task_configs
 from baselines.registry.capabilities import (  # noqa: F401 (re-exported: benchmarks declare themselves with these)
-    CAPABILITIES, Answers, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
+    CAPABILITIES, Answers, Contents, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
     LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks)
 from baselines.registry.discovery import discover_benchmarks
 
@@ -49,6 +51,9 @@ class Task:
         twice = sorted({kind.__name__ for kind in kinds if kinds.count(kind) > 1})
         if twice:
             raise BaselinesError(f"task {self.name!r} declares {', '.join(twice)} more than once")
+        problem = task_problem(self)
+        if problem:
+            raise BaselinesError(f"task {self.name!r}: {problem}")
 
     def capability(self, kind: type[C]) -> C | None:
         """The task's capability of this kind, or None when the task lacks it."""
@@ -58,6 +63,15 @@ class Task:
         """A copy of the task with `capability` in place of the one of its kind (added when it has none)."""
         kept = tuple(other for other in self.capabilities if type(other) is not type(capability))
         return replace(self, capabilities=(*kept, capability))
+
+    @property
+    def contents(self) -> Contents:
+        """What generic code reads of the task's records (its Contents): required where a model is fit or checked."""
+        found = self.capability(Contents)
+        if found is None:
+            raise BaselinesError(f"task {self.name!r} declares no Contents (what the in-sample and overlap checks "
+                                 "read of its records): add one to its Task's capabilities")
+        return found
 
     @property
     def grouped(self) -> bool:
@@ -98,9 +112,38 @@ class Task:
         return documents.unit if documents else subtasks.bootstrap_unit if subtasks else "items"
 
 
+ANSWER_TYPES = ("multiple-choice", "classification", "sequence-labelling", "segmentation")
+
+
+def task_problem(task: Task) -> str | None:
+    """What makes a task record unusable (None: nothing): an unknown answer type, an evaluation or training split
+    that is not one of its splits, a main metric that is not one of its metrics, a task that is trained without
+    saying what its records hold (Contents)."""
+    if task.answer_type not in ANSWER_TYPES:
+        return f"answer_type {task.answer_type!r} is not one of {', '.join(ANSWER_TYPES)}"
+    for role, split in (("eval_split", task.eval_split), ("train_split", task.train_split)):
+        if split is not None and split not in task.splits:
+            return f"{role} {split!r} is not one of its splits ({', '.join(task.splits)})"
+    if task.main_metric not in task.metrics:
+        return f"main_metric {task.main_metric!r} is not one of its metrics ({', '.join(task.metrics)})"
+    if task.train_split is not None and task.capability(Contents) is None:
+        return ("it has a training split, so it declares Contents (what the in-sample and overlap checks read of "
+                "its records)")
+    return None
+
+
 def choice_references(records) -> list:
     """References of multiple-choice records (`record.reference()` each): the usual `Task.references`."""
     return [record.reference() for record in records]
+
+
+def choice_contents(name: str) -> Contents:
+    """The Contents of multiple-choice records (core.records.ChoiceItem): one unit each, the text it is about (its
+    context, else its question), which is also its document; `name`, what that text is called ("questions")."""
+    from baselines.core.records import choice_identities, choice_text
+
+    return Contents(units=lambda item: [choice_text(item)], document=choice_text, identities=choice_identities,
+                    unit_name=name, document_name=name)
 
 
 @dataclass(frozen=True)
@@ -120,14 +163,34 @@ class Registered:
 class Benchmark:
     """What a benchmark package declares of itself, found through the ENTRY_POINT_GROUP entry point named after
     its task: the task record, its methods (name -> 'module:Class', with earlier names in `aliases`), the
-    modules its classes lived in in earlier releases (old -> new, for saved model folders), and where it stands
-    in lists and pages (`listed`, then the name)."""
+    modules its classes lived in in earlier releases (old -> new, for saved model folders), where it stands
+    in lists and pages (`listed`, then the name), and what the public contract (baselines.testing) runs its
+    methods on: `fixture`, a few records of its own shape (a callable, e.g. lazy_function('pkg.fixture:items')),
+    and `quick`, per method the settings that make a fit take seconds."""
 
     task: Task
     methods: dict[str, str]
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     former_modules: dict[str, str] = field(default_factory=dict)
     listed: int = 100
+    fixture: Callable[[], list] | None = None
+    quick: dict[str, dict] = field(default_factory=dict)
+    configs: str | None = None  # 'package:folder' of the named configs its package ships (configs/<task>/ wins)
+    docs: str | None = None  # 'package:file.md', its documentation page (shown by `baselines ls`)
+
+    def resource(self, target: str | None) -> Path | None:
+        """The file or folder that a 'package:relative/path' of this benchmark names (None: none declared)."""
+        if target is None:
+            return None
+        from importlib import resources
+
+        package, _, relative = target.partition(":")
+        return Path(str(resources.files(package).joinpath(relative)))
+
+    def __post_init__(self):
+        if self.task.default_method not in self.methods:
+            raise BaselinesError(f"task {self.task.name!r}: default_method {self.task.default_method!r} is not one "
+                                 f"of its methods ({', '.join(self.methods)})")
 
     def registered(self) -> tuple[Registered, ...]:
         return tuple(Registered(self.task.name, name, target, tuple(self.aliases.get(name, ())))
@@ -149,6 +212,9 @@ class _Discovered:
     def benchmarks(self) -> list[Benchmark]:
         if self._benchmarks is None:
             self._benchmarks, self._problems = discover_benchmarks(ENTRY_POINT_GROUP, Benchmark)
+            for benchmark in self._benchmarks:
+                if benchmark.configs is not None:
+                    register_task_configs(benchmark.task.name, benchmark.resource(benchmark.configs))
         return self._benchmarks
 
     @property

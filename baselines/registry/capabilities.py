@@ -90,6 +90,38 @@ class AbsentOutcome(Protocol):
     def __call__(self, item_id: str) -> Any: ...
 
 
+class UnitTexts(Protocol):
+    """The texts one record's figures are made of (RR: its sentences; CaselawQA: its opinion)."""
+
+    def __call__(self, record: Any) -> Sequence[str]: ...
+
+
+class DocumentKey(Protocol):
+    """The document one record belongs to: records of one document (the tasks of one opinion) count it once."""
+
+    def __call__(self, record: Any) -> str: ...
+
+
+class Identities(Protocol):
+    """Per record, the text that makes it the item it is, whatever its id (digested to find a scored item that a
+    model was fit on under another id or file name)."""
+
+    def __call__(self, records: list) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What generic code reads of a benchmark's records (the in-sample and overlap checks, their messages): the
+    record's id is `record.id`; the rest is read through these hooks, never guessed from the record's shape.
+    Required of a task with a training split."""
+
+    units: UnitTexts
+    document: DocumentKey
+    identities: Identities
+    unit_name: str = "units"  # what a unit is called in reports ("sentences", "opinions")
+    document_name: str = "documents"  # what a document is called in reports
+
+
 @dataclass(frozen=True)
 class Answers:
     """How raw generations name an answer: aliases (e.g. "A" -> "0"), the numbering in the evaluator's words
@@ -212,5 +244,5 @@ class Options:
     flags: dict[str, str]
 
 
-CAPABILITIES = (Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
+CAPABILITIES = (Contents, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
                 ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)

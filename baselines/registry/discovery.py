@@ -5,11 +5,19 @@ An entry point is skipped, with a one-line reason, when its name is no valid tas
 digits, "_" and "-": a task name becomes a folder under models/ and results/), when it cannot be loaded (its
 import raises) or is not a Benchmark of a task named like it, or when it collides with another: a built-in task
 (a benchmark of this package) always keeps its name, and two plugins of one name are both skipped. The reasons
-are listed by `baselines ls` and given when that task is asked for."""
+are listed by `baselines ls` and given when that task is asked for.
+
+Benchmarks are also found without packaging, as lm-evaluation-harness finds task folders through its include
+path: each folder named in $BASELINES_INCLUDE (separated by the path separator) is put on the import path and
+every package in it that declares a BENCHMARK counts as a plugin's entry point of its task's name."""
 from __future__ import annotations
 
+import importlib
+import os
 import re
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 from baselines.core.errors import BaselinesError
 
@@ -22,7 +30,7 @@ def discover_benchmarks(group: str, benchmark_type: type) -> tuple[list, dict[st
     from importlib.metadata import entry_points
 
     by_name: dict[str, dict[str, object]] = defaultdict(dict)
-    for point in entry_points(group=group):
+    for point in [*entry_points(group=group), *included_points()]:
         by_name[point.name].setdefault(point.value, point)  # one package installed twice declares one value
     found, problems = [], {}
     for name, points in sorted(by_name.items()):
@@ -64,3 +72,38 @@ def _loaded(point, benchmark_type) -> tuple[object | None, str | None]:
     if not isinstance(benchmark, benchmark_type) or benchmark.task.name != point.name:
         return None, f"{point.value} is not a Benchmark whose task is named {point.name!r}"
     return benchmark, None
+
+
+INCLUDE_ENV = "BASELINES_INCLUDE"
+
+
+class IncludedPoint:
+    """A package of an include folder that declares a BENCHMARK, seen as an entry point named after its task (a
+    package that fails to import is named after itself, so its failure is reported)."""
+
+    def __init__(self, package: str):
+        self.value = f"{package}:BENCHMARK"
+        try:
+            self._benchmark, self._error = importlib.import_module(package).BENCHMARK, None
+            self.name = self._benchmark.task.name
+        except Exception as error:  # a plugin's own failure stays the plugin's
+            self._benchmark, self._error, self.name = None, error, package
+
+    def load(self):
+        if self._error is not None:
+            raise self._error
+        return self._benchmark
+
+
+def included_points() -> list[IncludedPoint]:
+    """The benchmark packages of the folders of $BASELINES_INCLUDE (each folder put on the import path)."""
+    points = []
+    for folder in [Path(part).resolve() for part in os.environ.get(INCLUDE_ENV, "").split(os.pathsep) if part]:
+        if not folder.is_dir():
+            continue
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
+        for package in sorted(child.name for child in folder.iterdir() if (child / "__init__.py").is_file()):
+            if "BENCHMARK" in (folder / package / "__init__.py").read_text(encoding="utf-8", errors="replace"):
+                points.append(IncludedPoint(package))
+    return points

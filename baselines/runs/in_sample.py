@@ -36,47 +36,28 @@ def digest_of(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_HEX]
 
 
-def _plain(text) -> str:
-    return " ".join(str(text).split())
+def text_digests(records, contents) -> list[str]:
+    """Per record, a digest of the text that makes it the item it is, whatever its id (`contents`: the benchmark's
+    Contents; its `identities`: an RR document's sentences; a question with its choices, context and case)."""
+    return [digest_of(text) for text in contents.identities(records)]
 
 
-def text_digests(records) -> list[str]:
-    """Per record, a digest of the text that makes it the item it is, whatever its id, white space collapsed:
-    an RR document's sentences; a question with its choices and context, and the case it is about where one
-    is named (CaselawQA: distinct cases can share one opinion's text, e.g. one-line per curiam orders)."""
-    heads: dict[tuple, str] = {}  # a task's question and choices, shared by its records: made plain once
-    contexts: dict[str, str] = {}  # an opinion, shared by the records of its tasks: digested once
-    digests = []
-    for record in records:
-        if hasattr(record, "sentences"):
-            digests.append(digest_of(" ".join(_plain(sentence.text) for sentence in record.sentences)))
-            continue
-        head = (record.question, *record.choices)
-        if head not in heads:
-            heads[head] = "\n".join(map(_plain, head))
-        if record.context not in contexts:
-            contexts[record.context] = digest_of(_plain(record.context))
-        digests.append(digest_of("\n".join([heads[head], _plain(record.meta.get("case_id") or ""),
-                                            contexts[record.context]])))
-    return digests
-
-
-def item_digests(records) -> dict:
+def item_digests(records, task) -> dict:
     """{"ids", "texts", and overlap.fit_units' keys}: the distinct digests of the records' ids and of their
     texts, each sorted and concatenated, and of their units and documents: the compact set a model keeps of the
     items it was fit on."""
     return {"ids": "".join(sorted({digest_of(str(record.id)) for record in records})),
-            "texts": "".join(sorted(set(text_digests(records)))), **fit_units(records)}
+            "texts": "".join(sorted(set(text_digests(records, task.contents)))), **fit_units(records, task.contents)}
 
 
 def _digest_set(packed: str) -> set[str]:
     return {packed[i:i + DIGEST_HEX] for i in range(0, len(packed), DIGEST_HEX)}
 
 
-def overlap_with(trained_on: dict, records) -> tuple[list[str], list[str]]:
+def overlap_with(trained_on: dict, records, contents) -> tuple[list[str], list[str]]:
     """(ids of the records of a fitted item's text, ids of the other records that share a fitted item's id)."""
     texts, ids = _digest_set(trained_on.get("texts", "")), _digest_set(trained_on.get("ids", ""))
-    same_text = [str(record.id) for record, text in zip(records, text_digests(records)) if text in texts]
+    same_text = [str(record.id) for record, text in zip(records, text_digests(records, contents)) if text in texts]
     seen = set(same_text)
     return same_text, [str(r.id) for r in records if str(r.id) not in seen and digest_of(str(r.id)) in ids]
 
@@ -106,28 +87,28 @@ def _readable_fit_items(fitted) -> bool:
             and isinstance(size, int) and not isinstance(size, bool) and size > 0)
 
 
-def train_overlap(folder: Path | None, records, *, split: str | None, allow_overlap: bool = False) -> dict:
+def train_overlap(folder: Path | None, records, task, *, split: str | None, allow_overlap: bool = False) -> dict:
     """What the figures say of the scored items' overlap with the items the model in `folder` was fit on: the
     same items, or units past the limit, are refused unless `allow_overlap`. A model without digests (an
     earlier release) is checked by `split` name only, one without unit digests on whole items only."""
     if folder is None or not (Path(folder) / "config.json").is_file():  # a stateless method: fit on nothing
         return {"checked": True, "overlapping": 0, "train_items": 0}
-    return fit_overlap(folder, saved_fit(folder), records, split=split, allow_overlap=allow_overlap)
+    return fit_overlap(folder, saved_fit(folder), records, task, split=split, allow_overlap=allow_overlap)
 
 
-def fit_overlap(folder: Path, trained_on: dict, records, *, split: str | None, allow_overlap: bool) -> dict:
+def fit_overlap(folder: Path, trained_on: dict, records, task, *, split: str | None, allow_overlap: bool) -> dict:
     """train_overlap for a model folder whose saved_fit record has been read already (`trained_on`)."""
     if "texts" not in trained_on:
         report = {"checked": False, "reason": NOT_CHECKED}
         if split is not None and trained_on.get("split") == split and not trained_on.get("file"):
             return _past_limit(folder, report, f"was fit on the {split} split itself", allow_overlap)
         return report
-    same_text, same_id = overlap_with(trained_on, records)
+    same_text, same_id = overlap_with(trained_on, records, task.contents)
     report = {"checked": True, "overlapping": len(same_text), "train_items": len(trained_on["texts"]) // DIGEST_HEX,
               "same_id_other_text": len(same_id), "model": str(Path(folder).resolve()),
               "fit_set": digest_of(trained_on["texts"])}
     if trained_on.get("overlap_version") in MEASURED_VERSIONS:
-        report.update(measure(trained_on, records))
+        report.update(measure(trained_on, records, task.contents))
     else:
         report["note"] = WHOLE_ITEMS_ONLY
     if same_text:
@@ -152,13 +133,12 @@ def in_sample_error(folder: Path, what: str) -> BaselinesError:
                           "stated beside its figures")
 
 
-def writer_overlap(predictions: Path, records, allow_overlap: bool = False, *, task: str | None = None,
-                   results_dir=None) -> dict | None:
+def writer_overlap(predictions: Path, records, task, allow_overlap: bool = False, *, results_dir=None) -> dict | None:
     """For the predictions file of an eval run: the scored items' overlap with the items of the model that wrote
     it, refused like eval's; None for any other. The run is the one whose results file sits beside the file, or,
     for a copy moved or renamed elsewhere, the run of `task` whose predictions have the same bytes (its results
     file lists their sha256 in meta.files; runs of earlier releases are hashed)."""
-    written = _writer_record(Path(predictions), task, results_dir)
+    written = _writer_record(Path(predictions), task.name, results_dir)
     if written is None:
         return None
     try:
@@ -168,7 +148,7 @@ def writer_overlap(predictions: Path, records, allow_overlap: bool = False, *, t
     trained_on = saved_fit(folder)
     if digest_of(trained_on.get("texts", "")) != fit_set:
         return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
-    return fit_overlap(folder, trained_on, records, split=None, allow_overlap=allow_overlap)
+    return fit_overlap(folder, trained_on, records, task, split=None, allow_overlap=allow_overlap)
 
 
 def _writer_record(predictions: Path, task: str | None, results_dir) -> dict | None:

@@ -44,47 +44,42 @@ def unit_digest(words: list[str]) -> str:
     return hashlib.sha256(" ".join(words).encode()).hexdigest()[:UNIT_HEX]
 
 
-def _documents(records, version: int = OVERLAP_VERSION) -> Iterator[tuple[str, str, list[list[str]], int]]:
-    """Per distinct document, one at a time: (unit name, document name, its units' normalised words, how many
-    scored items share it). RR documents count once each; a CaselawQA opinion, once per example about it."""
-    shared: dict[str, int] = {}  # an opinion or question -> the scored items about it
+def _documents(records, contents, version: int = OVERLAP_VERSION) -> Iterator[tuple[list[list[str]], int]]:
+    """Per distinct document (`contents`: the benchmark's Contents), one at a time: its units' normalised words
+    and how many scored records share it (an RR document counts once; a CaselawQA opinion, once per example
+    about it)."""
+    shared: dict[str, int] = {}  # a document -> the scored records about it
     for record in records:
-        if not hasattr(record, "sentences"):
-            text = record.context or record.question
-            shared[text] = shared.get(text, 0) + 1
+        key = contents.document(record)
+        shared[key] = shared.get(key, 0) + 1
     for record in records:
-        if hasattr(record, "sentences"):
-            yield "sentences", "documents", [normal_words(s.text, version) for s in record.sentences], 1
-            continue
-        text = record.context or record.question
-        name = "opinions" if record.context else "questions"
-        times = shared.pop(text, 0)  # the first item about it; the others find it gone
+        times = shared.pop(contents.document(record), 0)  # the first record of it; the others find it gone
         if times:
-            yield name, name, [normal_words(text, version)], times
+            yield [normal_words(text, version) for text in contents.units(record)], times
 
 
-def fit_units(records) -> dict:
+def fit_units(records, contents) -> dict:
     """What a model keeps of the items it was fit on for the overlap: the distinct unit digests (sorted,
     concatenated) and one sketch per distinct document (sorted)."""
-    units, sketches, cache, unit_name = set(), set(), WordHashes(), None
-    for unit_name, _, unit_words, _ in _documents(records):
+    units, sketches, cache = set(), set(), WordHashes()
+    for unit_words, _ in _documents(records, contents):
         units.update(unit_digest(words) for words in unit_words)
         hashes = shingle_hashes([word for words in unit_words for word in words], cache)
         if len(hashes):
             sketches.add(sketch_hex(hashes))
-    return {"overlap_version": OVERLAP_VERSION, "unit_name": unit_name, "units": "".join(sorted(units)),
-            "sketch_size": SKETCH_SIZE, "documents": sorted(sketches)}
+    return {"overlap_version": OVERLAP_VERSION, "unit_name": contents.unit_name if records else None,
+            "units": "".join(sorted(units)), "sketch_size": SKETCH_SIZE, "documents": sorted(sketches)}
 
 
-def measure(fitted: dict, records) -> dict:
+def measure(fitted: dict, records, contents) -> dict:
     """The scored records' overlap with a model's fitted units and documents (`fitted`: fit_units' record)."""
     packed = fitted["units"]
     units = {packed[i:i + UNIT_HEX] for i in range(0, len(packed), UNIT_HEX)}
     sketches = Sketches.from_hex(fitted["documents"], fitted.get("sketch_size", SKETCH_SIZE))
     counted = exact = overlapping = near = closest = documents = 0
-    names, cache = (fitted.get("unit_name"), "documents"), WordHashes()
-    for unit_name, document_name, unit_words, times in _documents(records, fitted.get("overlap_version", 1)):
-        names, documents = (unit_name, document_name), documents + 1
+    cache = WordHashes()
+    for unit_words, times in _documents(records, contents, fitted.get("overlap_version", 1)):
+        documents += 1
         counted_here = [words for words in unit_words if len(words) >= MIN_UNIT_WORDS]
         same = sum(unit_digest(words) in units for words in counted_here)
         share, _ = sketches.best_containment(shingle_hashes([w for words in unit_words for w in words], cache))
@@ -92,6 +87,7 @@ def measure(fitted: dict, records) -> dict:
         counted, exact = counted + times * len(counted_here), exact + times * same
         overlapping += times * (len(counted_here) if share >= NEAR_DUPLICATE else same)
         near += share >= NEAR_DUPLICATE
+    names = (contents.unit_name, contents.document_name) if documents else (fitted.get("unit_name"), "documents")
     return {"units": names[0], "overlap": round(overlapping / counted, 4) if counted else 0.0,
             "over_limit": counted > 0 and overlapping / counted > OVERLAP_LIMIT, "scored_units": counted,
             "overlapping_units": overlapping, "exact_units": exact, "document_kind": names[1],

@@ -59,7 +59,7 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
         step.note = f"{len(records):,} items" + (f", {len(val):,} val" if val is not None else "")
     trained_on = {"split": split, "file": str(train_file) if train_file else None, "n": len(records),
                   "val_n": len(val or [])}
-    fit_items = item_digests([*records, *(val or [])])
+    fit_items = item_digests([*records, *(val or [])], task)
     with Stopwatch() as fitting, progress.stage(f"fitting {method_name} on {len(records):,} items"):
         method.fit(records, val)
     with progress.stage(f"saving the model into {folder}"):
@@ -114,7 +114,7 @@ def run_evaluation(spec: RunSpec) -> tuple[Result, Path]:
         step.note = f"{len(records):,} items"
     with clock.checks:
         overlap = dict(OUT_OF_FOLD) if choice is None else train_overlap(
-            choice.folder, records, split=None if spec.test_file else split,
+            choice.folder, records, task, split=None if spec.test_file else split,
             allow_overlap=spec.allow_overlap)  # refused before any work when in-sample
     references = task.references(records)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references), cv=spec.cv,
@@ -250,8 +250,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         external=external, load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
     check_failed_requests(predictions, spec.missing)
-    overlap = writer_overlap(Path(spec.predictions), records, spec.allow_overlap, task=task.name,
-                             results_dir=spec.results_dir)
+    overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
                       test_file=Path(spec.test_file).name if spec.test_file else None)
     system = spec.name or default_name

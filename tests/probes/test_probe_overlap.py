@@ -254,7 +254,8 @@ def test_real_caselawqa_test_split_passes_and_renamed_train_items_do_not(data_di
     renamed = [type(item)(**{**vars(item), "id": f"x/{k}", "context": item.context + " .",
                              "meta": {**item.meta, "case_id": f"x{k}"}}) for k, item in enumerate(train[:500])]
     with pytest.raises(BaselinesError, match=r"100\.0% of the 500 scored opinions"):
-        train_overlap(tmp_path / "models" / "caselawqa" / "majority", renamed, split=None)
+        train_overlap(tmp_path / "models" / "caselawqa" / "majority", renamed, run_module.get_task("caselawqa"),
+                      split=None)
 
 
 @pytest.mark.realdata

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
 from baselines.registry import (Answers, Benchmark, Download, ExternalFormat, Formats, LmEvalExport, Options,
-                                 PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks, Task, choice_references)
+                                 PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks, Task, choice_contents,
+                                 choice_references)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -19,6 +20,7 @@ BENCHMARK = Benchmark(
         default_method="linear",
         per_label=False, breakdowns=("per_supergroup", "per_group"),
         capabilities=(
+            choice_contents("opinions"),
             Answers(numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers "
                               "for tasks of more than 26 choices (7 reads 007)",
                     continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers")),
@@ -62,5 +64,7 @@ BENCHMARK = Benchmark(
         "baselines.methods.caselawqa_linear": "baselines.tasks.caselawqa.linear",
         "baselines.methods.caselawqa_majority": "baselines.tasks.caselawqa.majority",
     },
+    fixture=lazy_function("baselines.tasks.caselawqa.fixture:contract_items"),
+    quick={"embed-linear": {}},
     listed=20,
 )

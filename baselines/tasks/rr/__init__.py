@@ -4,7 +4,7 @@ this folder, imported only when used."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import (Answers, Benchmark, Documents, Download, LmEvalExport, Options, PublishedFigures,
+from baselines.registry import (Answers, Benchmark, Contents, Documents, Download, LmEvalExport, Options, PublishedFigures,
                                  RawText, SpeedTexts, Task)
 
 BENCHMARK = Benchmark(
@@ -19,6 +19,10 @@ BENCHMARK = Benchmark(
         default_method="bilstm-crf",
         confusion=True, breakdowns=("per_label",),
         capabilities=(
+            Contents(units=lazy_function("baselines.tasks.rr.documents:sentence_texts"),
+                     document=lazy_function("baselines.tasks.rr.documents:document_key"),
+                     identities=lazy_function("baselines.tasks.rr.documents:document_identities"),
+                     unit_name="sentences", document_name="documents"),
             Answers(numbering="the role names (FAC, ANALYSIS, ...)",
                     continuation=lazy_function("baselines.tasks.rr.prompts:continuation_openers")),
             Download(lazy_function("baselines.tasks.rr.download:download_rr")),
@@ -55,5 +59,8 @@ BENCHMARK = Benchmark(
         "baselines.methods.rr_trainer": "baselines.tasks.rr.trainer",
         "baselines.methods.rr_tuned_encoder": "baselines.tasks.rr.tuned_encoder",
     },
+    fixture=lazy_function("baselines.tasks.rr.fixture:contract_documents"),
+    quick={"bilstm-crf": {"max_epochs": 2}, "bilstm-crf-ft": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16},
+           "bilstm-crf-ft-ensemble": {"max_epochs": 2, "tune_epochs": 1, "max_seq_length": 16, "members": 2}},
     listed=30,
 )

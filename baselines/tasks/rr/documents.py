@@ -80,3 +80,17 @@ def skipped_note(skipped: list[str], total: int, path) -> str:
     listed = ", ".join(skipped[:SHOWN_IDS]) + (", ..." if len(skipped) > SHOWN_IDS else "")
     return (f"{len(skipped)} of {total} documents in {Path(path).name} have no annotated sentences and were left "
             f"out (not scored): {listed}")
+
+
+def sentence_texts(doc: Document) -> list[str]:
+    """A document's units for the overlap check: its sentences' texts."""
+    return [sentence.text for sentence in doc.sentences]
+
+
+def document_key(doc: Document) -> str:
+    return doc.id
+
+
+def document_identities(docs: list[Document]) -> list[str]:
+    """Per document, the text that makes it the document it is: its sentences, white space collapsed."""
+    return [" ".join(" ".join(sentence.text.split()) for sentence in doc.sentences) for doc in docs]

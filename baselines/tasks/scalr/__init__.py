@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
 from baselines.registry import (Answers, Benchmark, Download, LmEvalExport, Options, PublishedFigures, Task,
-                                 choice_references)
+                                 choice_contents, choice_references)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -18,6 +18,7 @@ BENCHMARK = Benchmark(
         metrics=("accuracy", "balanced_accuracy"), main_metric="accuracy",
         default_method="tfidf",
         capabilities=(
+            choice_contents("questions"),
             Answers(aliases={letter: str(i) for i, letter in enumerate("ABCDE")},
                     numbering="the letters A-E or LegalBench's digits 0-4, both zero-based in the data's order (0 "
                               "and A are choice_0)",
@@ -43,4 +44,5 @@ BENCHMARK = Benchmark(
         "baselines.methods.scalr_similarity": "baselines.tasks.scalr.similarity",
     },
     listed=10,
+    fixture=lazy_function("baselines.tasks.scalr.fixture:contract_items"),
 )

@@ -5,7 +5,7 @@ a dependency listed in the import contracts)."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Benchmark, Diagnostics, Documents, Download, ItemsFromPredictions, Task
+from baselines.registry import Benchmark, Contents, Diagnostics, Documents, Download, ItemsFromPredictions, Task
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -19,6 +19,10 @@ BENCHMARK = Benchmark(
         default_method="trained",
         per_label=False,
         capabilities=(
+            Contents(units=lazy_function("baselines.tasks.rr.documents:sentence_texts"),
+                     document=lazy_function("baselines.tasks.rr.documents:document_key"),
+                     identities=lazy_function("baselines.tasks.rr.documents:document_identities"),
+                     unit_name="sentences", document_name="documents"),
             Download(lazy_function("baselines.tasks.segmenter.gold:download_judgments")),
             Documents(unit="documents"),
             ItemsFromPredictions(expand=lazy_function("baselines.tasks.segmenter.boundaries:expand"),
@@ -32,5 +36,7 @@ BENCHMARK = Benchmark(
         "trained": "baselines.tasks.segmenter.methods:TrainedSegmenterMethod",
     },
     former_modules={"baselines.methods.segmenters": "baselines.tasks.segmenter.methods"},
+    fixture=lazy_function("baselines.tasks.rr.fixture:contract_documents"),
+    quick={"trained": {"epochs": 1, "val_docs": 1}},
     listed=40,
 )

@@ -8,7 +8,7 @@ nothing but this module."""
 from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
-from baselines.registry import Answers, Benchmark, Download, LmEvalExport, RawText, Task, choice_references
+from baselines.registry import Answers, Benchmark, Contents, Download, LmEvalExport, RawText, Task
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -16,12 +16,16 @@ BENCHMARK = Benchmark(
         answer_type="classification",
         description="Toy: the role of a sentence of a judgment (facts, argument or ruling), lettered A-C",
         load=lazy_function("toy_benchmark.data:load_toy"),
-        references=choice_references,
+        references=lazy_function("toy_benchmark.data:references"),
         splits=("train", "test"), eval_split="test", train_split="train",
         metrics=("accuracy", "macro_f1"), main_metric="accuracy",
         default_method="tfidf-logreg",
         confusion=True,
         capabilities=(
+            Contents(units=lazy_function("toy_benchmark.data:units"),
+                     document=lazy_function("toy_benchmark.data:document"),
+                     identities=lazy_function("toy_benchmark.data:identities"),
+                     unit_name="sentences", document_name="sentences"),
             Answers(numbering="the letters A-C of the roles in the prompt's order (A: facts, B: argument, C: "
                               "ruling)"),
             Download(lazy_function("toy_benchmark.data:download_toy")),
@@ -34,4 +38,7 @@ BENCHMARK = Benchmark(
         "majority": "toy_benchmark.methods:ToyMajority",
     },
     listed=1000,  # after the built-in benchmarks in `baselines ls`
+    fixture=lazy_function("toy_benchmark.data:contract_sentences"),
+    configs="toy_benchmark:configs",  # its own named configs (configs/toy/ of the host wins)
+    docs="toy_benchmark:README.md",
 )

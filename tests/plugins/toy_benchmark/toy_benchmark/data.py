@@ -1,20 +1,23 @@
 """The toy benchmark's items: one JSONL file of {"id", "split", "role", "text"}, kept in the data folder as
 toy/toy.jsonl. The package ships the file, and its `Download` capability copies it there (`baselines data download
-toy`, or `--download` on a first run), as a real benchmark's hook fetches its files."""
+toy`, or `--download` on a first run), as a real benchmark's hook fetches its files.
+
+Its records are its own type, `RoleSentence`: generic code reads them only through the task's hooks
+(`references`, and `Contents` for the in-sample and overlap checks)."""
 from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from baselines.core.errors import DataError
 from baselines.core.paths import MissingData
-from baselines.core.records import ChoiceItem
+from baselines.core.records import Reference
 
 ROLES = ("facts", "argument", "ruling")  # the choices, in the order the prompts letter them
 LABELS = ("A", "B", "C")  # the answer label of each role
-QUESTION = "Which part of the judgment is this sentence?"
 FILE = "toy.jsonl"
 
 
@@ -23,15 +26,25 @@ def data_file(root: Path) -> Path:
     return Path(root) / "toy" / FILE
 
 
-def load_toy(data_dir: Path | None, split: str, path: Path | None = None) -> list[ChoiceItem]:
+@dataclass(frozen=True)
+class RoleSentence:
+    """One sentence of a judgment and the role it plays (None: unlabelled)."""
+
+    id: str
+    text: str
+    role: str | None = None
+    split: str = ""
+
+
+def load_toy(data_dir: Path | None, split: str, path: Path | None = None) -> list[RoleSentence]:
     """The task record's `load` hook: the items of `split` from the data folder, or every item of `path`
     (--train-file / --test-file). An absent data file is MissingData, which `--download` answers."""
     if path is not None:
-        return [choice_item(row, path) for row in read_rows(Path(path))]
+        return [sentence(row, path) for row in read_rows(Path(path))]
     source = data_file(data_dir)
     if not source.is_file():
         raise MissingData(f"the toy benchmark is not in the data folder ({source} does not exist)", data_dir)
-    return [choice_item(row, source) for row in read_rows(source) if row.get("split") == split]
+    return [sentence(row, source) for row in read_rows(source) if row.get("split") == split]
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -46,13 +59,37 @@ def read_rows(path: Path) -> list[dict]:
     return rows
 
 
-def choice_item(row: dict, where: Path) -> ChoiceItem:
-    """One sentence as a multiple-choice item: the sentence is the context, the roles the choices."""
+def sentence(row: dict, where: Path) -> RoleSentence:
+    """One line of the file as a record."""
     role = row.get("role")
     if role not in ROLES or not isinstance(row.get("text"), str) or "id" not in row:
         raise DataError(f"item {row.get('id')!r} needs an id, a text and a role among {', '.join(ROLES)}", where)
-    return ChoiceItem(id=str(row["id"]), question=QUESTION, choices=list(ROLES), labels=list(LABELS),
-                      answer=[ROLES.index(role)], context=row["text"], split=str(row.get("split", "")))
+    return RoleSentence(id=str(row["id"]), text=row["text"], role=role, split=str(row.get("split", "")))
+
+
+def references(records: list[RoleSentence]) -> list[Reference]:
+    """The task's `references` hook: the gold letter of each sentence among the roles' letters."""
+    return [Reference(id=r.id, gold=(LABELS[ROLES.index(r.role)],) if r.role else (), labels=LABELS, choices=ROLES)
+            for r in records]
+
+
+def units(record: RoleSentence) -> list[str]:
+    """Contents: a sentence is its own unit and its own document."""
+    return [record.text]
+
+
+def document(record: RoleSentence) -> str:
+    return record.text
+
+
+def identities(records: list[RoleSentence]) -> list[str]:
+    return [" ".join(record.text.split()) for record in records]
+
+
+def contract_sentences() -> list[RoleSentence]:
+    """The fixture of the public contract: the shipped training sentences."""
+    with resources.as_file(resources.files(__package__).joinpath(FILE)) as shipped:
+        return [sentence(row, shipped) for row in read_rows(shipped) if row.get("split") == "train"]
 
 
 def download_toy(dest: Path) -> Path:

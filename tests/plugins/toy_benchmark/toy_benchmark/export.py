@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baselines.core.records import ChoiceItem
 from baselines.export.harness import Export, task_config, write_documents, write_yaml
-from baselines.export.prompts import gold_fields, option_lines
+from baselines.export.prompts import option_lines
+
+from toy_benchmark.data import LABELS, ROLES, RoleSentence
 
 INTRO = "Below is a sentence of a court judgment, and the parts of a judgment it may belong to."
 MC_ASK = "Which part is it? Answer with its letter."
@@ -21,7 +22,7 @@ def lm_eval_writer():
     return write_toy
 
 
-def write_toy(records: list[ChoiceItem], tmp: Path, final: Path) -> Export:
+def write_toy(records: list[RoleSentence], tmp: Path, final: Path) -> Export:
     """Write the documents and both tasks into `tmp`; the YAML files read the documents from `final`."""
     write_documents(tmp, DOCUMENTS, [toy_document(item) for item in records])
     write_yaml(tmp, "toy_mc.yaml", task_config("toy_mc", final / DOCUMENTS, "prompt_mc", True))
@@ -30,9 +31,10 @@ def write_toy(records: list[ChoiceItem], tmp: Path, final: Path) -> Export:
                   notes=["options A-C are the roles facts, argument, ruling, in that order"])
 
 
-def toy_document(item: ChoiceItem) -> dict:
+def toy_document(item: RoleSentence) -> dict:
     """One sentence as a harness document: both prompts, the labels offered, the gold answer and our id."""
-    body = f"{INTRO}\n\nSentence: {item.context.strip()}\n{option_lines(item.labels, item.choices)}\n\n"
-    return {"id": item.id, "text": item.context, "choices": list(item.choices), "labels": list(item.labels),
-            **gold_fields(item, list(item.labels)),
+    body = f"{INTRO}\n\nSentence: {item.text.strip()}\n{option_lines(list(LABELS), list(ROLES))}\n\n"
+    gold = [ROLES.index(item.role)] if item.role else []
+    return {"id": item.id, "text": item.text, "choices": list(ROLES), "labels": list(LABELS),
+            "targets": [LABELS[i] for i in gold], "gold_indexes": gold,
             "prompt_mc": f"{body}{MC_ASK}\nAnswer:", "prompt_generate": f"{body}{GENERATE_ASK}"}

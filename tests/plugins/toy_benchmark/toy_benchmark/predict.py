@@ -2,12 +2,11 @@
 loaded once per process."""
 from __future__ import annotations
 
-from baselines.core.records import ChoiceItem
 from baselines.methods.saved import load_trained_model
 from baselines.registry import get_task
 from baselines.runs.corpus import Labeller
 
-from toy_benchmark.data import LABELS, QUESTION, ROLES
+from toy_benchmark.data import LABELS, ROLES, RoleSentence
 
 
 def role_labeller(*, model=None, method_name: str | None = None, models_dir=None, data_dir=None) -> Labeller:
@@ -19,10 +18,9 @@ def role_labeller(*, model=None, method_name: str | None = None, models_dir=None
     return Labeller(label=lambda texts: [answer(row) for row in method.predict(items_of(texts))], unit="answers")
 
 
-def items_of(texts: list) -> list[ChoiceItem]:
-    """Each CorpusText as an unlabelled item, identified by its position in the batch."""
-    return [ChoiceItem(id=str(k), question=QUESTION, choices=list(ROLES), labels=list(LABELS), context=text.text)
-            for k, text in enumerate(texts)]
+def items_of(texts: list) -> list[RoleSentence]:
+    """Each CorpusText as an unlabelled sentence, identified by its position in the batch."""
+    return [RoleSentence(id=str(k), text=text.text) for k, text in enumerate(texts)]
 
 
 def answer(row: dict) -> dict:
