@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from baselines.core.errors import BaselinesError
 from baselines.core.progress import silenced, stage
-from baselines.runs.options import load_options, method_of, missing_policy, name_list, system_name
+from baselines.runs.options import load_options, method_of, name_list, system_name
 
 if TYPE_CHECKING:
     from baselines.comparison.leaderboard import Comparison
@@ -123,6 +123,11 @@ def config_overrides(overrides: dict | None, encoder: str | None) -> dict:
     return {**(overrides or {}), **({"encoder": encoder} if encoder else {})}
 
 
+def request_arguments(arguments: dict) -> dict:
+    """A call's arguments as a run request takes them: all but how the run is carried out (download, quiet)."""
+    return {key: value for key, value in arguments.items() if key not in ("download", "quiet")}
+
+
 def with_data(task: str, download: bool, function, *args, **kwargs):
     """`function(*args, **kwargs)`; with `download`, a benchmark missing from the data folder is fetched first."""
     from baselines.runs.first_run import with_benchmark
@@ -186,19 +191,12 @@ def evaluate(task: str, method: str | None = None, data_dir: PathLike | None = N
     | skip, only_present=True being skip; segmenter: rule | trained | a folder, to score end to end from raw text;
     force: replace a run of the same name and variant; allow_overlap: write the run even when the model was fit on
     the scored items (the overlap is stated beside its figures); the others as in train()."""
-    check_arguments(locals())
+    arguments = locals()
+    check_arguments(arguments)
+    from baselines.runs.requests import eval_request
     from baselines.runs.run import execute
-    from baselines.runs.spec import RunSpec
 
-    missing = missing_policy(missing, only_present)
-    task_record(task, subtasks=subtasks)
-    config = Path(config) if config is not None else None
-    method = method or method_of(task, config)
-    spec = RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
-                   config=config, overrides=config_overrides(overrides, encoder), models_dir=models_dir,
-                   results_dir=results_dir, name=system_name(method, name, encoder, config), cv=cv, seed=seed,
-                   missing=missing, load_options=load_options(subtasks), force=force,
-                   segmenter=os.fspath(segmenter) if segmenter is not None else None, allow_overlap=allow_overlap)
+    spec = eval_request(**request_arguments(arguments))
     with silenced(quiet):
         return with_data(task, download, execute, spec)
 
@@ -218,19 +216,12 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
     other; id_field, lm_eval_filter: which doc field and filter of lm-eval logs; id_prefix: stripped from the
     custom_ids of batch API files; params: the LLM's parameter count ("70B") for its cost estimate; the others as
     in evaluate()."""
-    check_arguments(locals())
-    from baselines.runs.run import execute, task_format
-    from baselines.runs.spec import RunSpec
+    arguments = locals()
+    check_arguments(arguments)
+    from baselines.runs.requests import score_request
+    from baselines.runs.run import execute
 
-    missing = missing_policy(missing, only_present)
-    record = task_record(task, subtasks=subtasks)
-    if task_format(record, format) is not None and id_prefix is not None:
-        raise BaselinesError(f"id_prefix applies to batch API files only, not to format {format!r}")
-    spec = RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format,
-                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer, force=force,
-                   load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
-                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
-                                    "id_prefix": id_prefix})
+    spec = score_request(**request_arguments(arguments))
     with silenced(quiet):
         return with_data(task, download, execute, spec)
 

@@ -6,6 +6,7 @@ import json
 import pytest
 from caselawqa_fixtures import dask_scheduler, write_normalized
 
+from baselines import api
 from baselines.runs import run
 from baselines.core.errors import BaselinesError
 
@@ -19,7 +20,7 @@ def _results(folder):
 def test_majority_per_task(tmp_path):
     root = write_normalized(tmp_path)
     run.train("caselawqa", "majority", root)
-    result, folder = run.evaluate("caselawqa", "majority", root)
+    result, folder = api.evaluate("caselawqa", "majority", root)
     assert result.per_group["sc_constant"]["accuracy"] == 1.0
     assert set(result.per_group) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
     rows = [json.loads(line) for line in (folder / "predictions.jsonl").open()]
@@ -32,7 +33,7 @@ def test_linear_learns_and_falls_back(tmp_path):
     folder = run.train("caselawqa", "linear", root, overrides=SMALL)
     heads = json.loads((folder / "heads.json").read_text())
     assert heads["sc_constant"]["kind"] == "majority" and "fallback" in heads["sc_constant"]
-    result, out = run.evaluate("caselawqa", "linear", root)
+    result, out = api.evaluate("caselawqa", "linear", root)
     assert result.per_group["sc_direction"]["accuracy"] == 1.0
     assert result.per_group["sc_state"]["accuracy"] >= 0.75
     rows = {r["id"]: r for r in map(json.loads, (out / "predictions.jsonl").open())}
@@ -46,9 +47,9 @@ def test_linear_on_a_task_subset_and_unknown_task(tmp_path):
     root = write_normalized(tmp_path)
     run.train("caselawqa", "linear", root, overrides=SMALL, load_options={"subtasks": ["sc_direction"]})
     with pytest.raises(BaselinesError, match="no trained head for task.*sc_state"):
-        run.evaluate("caselawqa", "linear", root, load_options={"subtasks": ["sc_state"]})
+        api.evaluate("caselawqa", "linear", root, subtasks=["sc_state"])
     with pytest.raises(BaselinesError, match="unknown CaselawQA task"):
-        run.evaluate("caselawqa", "linear", root, load_options={"subtasks": ["sc_bogus"]})
+        api.evaluate("caselawqa", "linear", root, subtasks=["sc_bogus"])
 
 
 def test_linear_through_a_dask_cluster(tmp_path):
@@ -56,7 +57,7 @@ def test_linear_through_a_dask_cluster(tmp_path):
     with dask_scheduler() as address:
         overrides = {**SMALL, "backend": "dask", "scheduler": address}
         run.train("caselawqa", "linear", root, overrides=overrides, name="dask")
-    result, _ = run.evaluate("caselawqa", "linear", root, name="dask")
+    result, _ = api.evaluate("caselawqa", "linear", root, name="dask")
     assert result.per_group["sc_direction"]["accuracy"] == 1.0
 
 
@@ -76,8 +77,8 @@ def test_score_raw_outputs_with_partial_coverage(tmp_path):
         for item in items[: len(items) // 2]:
             handle.write(json.dumps({"id": item.id, "raw": f"Answer: {item.labels[item.answer[0]]}"}) + "\n")
     with pytest.raises(BaselinesError, match="have no prediction"):
-        run.score("caselawqa", path, root)
-    result, _ = run.score("caselawqa", path, root, missing="skip")
+        api.score("caselawqa", path, root)
+    result, _ = api.score("caselawqa", path, root, missing="skip")
     assert result.missing == len(items) - len(items) // 2 and result.metrics["accuracy"] == 1.0
 
 
@@ -88,8 +89,8 @@ def test_linear_beats_majority_on_real_tasks(data_dir):
     fast = {"ngram_max": 1, "n_features": 2 ** 18, "Cs": [0.3, 1.0], "class_weights": [None], "k_features": 20000}
     run.train("caselawqa", "majority", data_dir, load_options=tasks)
     run.train("caselawqa", "linear", data_dir, overrides=fast, load_options=tasks)
-    floor, _ = run.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
-    linear, _ = run.evaluate("caselawqa", "linear", data_dir, load_options=tasks)
+    floor, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
+    linear, _ = api.evaluate("caselawqa", "linear", data_dir, subtasks=tasks["subtasks"])
     for task in tasks["subtasks"]:
         assert linear.per_group[task]["accuracy"] > floor.per_group[task]["accuracy"]
     assert linear.metrics["mean_task_accuracy"] > floor.metrics["mean_task_accuracy"]
@@ -129,7 +130,7 @@ def test_embed_linear_on_fixtures(tmp_path):
     folder = run.train("caselawqa", "embed-linear", root,
                        overrides={"head_chunks": 1, "tail_chunks": 1, "n_jobs": 1, "Cs": [1.0, 10.0], "min_train": 10})
     assert (folder / "heads.json").is_file()
-    result, out = run.evaluate("caselawqa", "embed-linear", root)
+    result, out = api.evaluate("caselawqa", "embed-linear", root)
     assert result.coverage == 1.0 and result.per_group["sc_constant"]["accuracy"] == 1.0
     row = json.loads((out / "predictions.jsonl").open().readline())
     assert len(row["scores"]) in (2, 3, 4, 30)

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from baselines import api
 from baselines.tasks.caselawqa.aliases import Matcher, trie_pattern
 from baselines.tasks.caselawqa.choose import Grids, ValChooser
 from baselines.tasks.caselawqa.combine import TaskParts, Weights, prior_shift, task_scores
@@ -88,7 +89,7 @@ def test_signals_through_a_dask_cluster_records_its_val_choices(tmp_path):
     chosen = json.loads((folder / "signals.json").read_text())
     assert set(chosen["tasks"]) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
     assert all("combined" in task["val"] for task in chosen["tasks"].values())
-    result, _ = run.evaluate("caselawqa", "signals", root)
+    result, _ = api.evaluate("caselawqa", "signals", root)
     assert result.per_group["sc_direction"]["accuracy"] == 1.0
 
 

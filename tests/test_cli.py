@@ -93,6 +93,7 @@ def test_score_raw_llm_file_and_bad_predictions(tmp_path):
     assert run_results("scalr", "my-llm")["producer"] == "other"
     result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", "my-llm", "--force", "--kind", "ours")
     assert result.exit_code == 0 and run_results("scalr", "my-llm")["producer"] == "ours"  # --kind: its old name
+    assert "--kind is an earlier name of --producer, kept until 2027-06-30" in result.output
     for bad in ("../../x", "a/b", ".."):
         result = run("score", "scalr", str(preds), "--data-dir", str(data), "--name", bad)
         assert result.exit_code == 2 and "not a plain name" in result.output, bad

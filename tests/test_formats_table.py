@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from baselines.registry import get_task
-from baselines.runs.run import load_split, score
+from baselines.api import score
+from baselines.runs.run import load_split
 from baselines.tasks.caselawqa.prompts import caselawqa_document
 from baselines.tasks.rr.prompts import rr_documents
 from baselines.tasks.scalr.prompts import scalr_document
@@ -140,7 +141,7 @@ def write_file(row: dict, folder: Path, references, records, texts: list[str]) -
         responses = [{"id": by_id[key].meta["cap_case_id"], "model_response": text, "ground_truth": f" {gold}"}
                      for key, text, gold in zip(ids, texts, (ref.gold[0] for ref in references))]
         (folder / "model" / "sc_direction.json").write_text(json.dumps(responses))
-        return folder / "model", {"fmt": "lawma"}
+        return folder / "model", {"format": "lawma"}
     assert row["missing"] == "no line, or a failed request", row["missing"]
     keys = [custom_id(row, key) for key in ids[:3]]
     if kind == "OpenAI batch":

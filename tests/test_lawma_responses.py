@@ -9,9 +9,9 @@ import pytest
 
 from typer.testing import CliRunner
 
+from baselines import api
 from baselines.tasks.caselawqa import lawma as lawma_responses
 
-from baselines.runs import run
 from baselines.cli import app
 from baselines.core.errors import BaselinesError, DataError
 from baselines.evaluation.scoring import score_predictions
@@ -335,7 +335,7 @@ def test_loader_carries_the_cap_case_id(tmp_path):
 
 def test_score_file_names_the_system_after_the_folder_and_keeps_the_join(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
-    result, folder = run.score("caselawqa", model, data, fmt="lawma", missing="wrong")
+    result, folder = api.score("caselawqa", model, data, format="lawma", missing="wrong")
     assert result.system == "some-model" and "some-model" in str(folder)
     assert result.meta["join"]["joined"] == 5 and result.meta["join"]["no_case"] == 1
     assert result.missing == 1  # sc_direction/1990-003 has no CAP id, so no response can reach it
@@ -343,7 +343,7 @@ def test_score_file_names_the_system_after_the_folder_and_keeps_the_join(tmp_pat
 
 def test_score_file_with_tasks_skips_other_files(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
-    result, _ = run.score("caselawqa", model, data, fmt="lawma", load_options={"subtasks": ["sc_state"]})
+    result, _ = api.score("caselawqa", model, data, format="lawma", subtasks=["sc_state"])
     assert set(result.per_group) == {"sc_state"} and result.meta["join"]["skipped_files"] == {"sc_direction": 3}
 
 
@@ -351,7 +351,7 @@ def test_score_file_writes_nothing_on_bad_input(tmp_path, model, outputs):
     data = write_data(tmp_path / "data")
     (model / "sc_state.json").write_text(json.dumps(_no_logprobs(), ensure_ascii=False), encoding="utf-8")
     with pytest.raises(DataError, match=r"sc_state.json: item \[1\]"):
-        run.score("caselawqa", model, data, fmt="lawma", missing="wrong")
+        api.score("caselawqa", model, data, format="lawma", missing="wrong")
     assert not outputs.exists() or not any(p.is_file() for p in outputs.rglob("*"))
 
 
@@ -385,7 +385,7 @@ PUBLISHED = {  # mean of per-task accuracies on our 5,039 test examples, compute
 def test_released_responses_reproduce_the_reconstruction(data_dir, outputs, system):
     mean, tasks, n = PUBLISHED[system]
     folder = data_dir / "caselawqa" / "lawma-model-responses" / system
-    result, _ = run.score("caselawqa", folder, data_dir, fmt="lawma", missing="skip")
+    result, _ = api.score("caselawqa", folder, data_dir, format="lawma", missing="skip")
     assert result.metrics["mean_task_accuracy"] == pytest.approx(mean, abs=0.005)
     assert (len(result.per_group), result.n, result.coverage) == (tasks, n, 1.0)
     assert result.missing == 5039 - n and result.system == system

@@ -17,7 +17,8 @@ from baselines.export.lm_eval import export_lm_eval
 from baselines.tasks.caselawqa.prompts import caselawqa_document
 from baselines.tasks.rr.prompts import rr_documents
 from baselines.evaluation.predictions import load_predictions
-from baselines.runs.run import load_split, score
+from baselines.api import score
+from baselines.runs.run import load_split
 from baselines.registry import get_task
 from caselawqa_fixtures import write_lawma_tasks, write_normalized
 
@@ -154,7 +155,7 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     run_harness(export.folder, ["caselawqa"], ScriptedLM(texts=texts), tmp_path / "runs")
     assert [f.name.rsplit("_", 1)[0] for f in samples_files(tmp_path / "runs")] == [
         f"samples_caselawqa_{name}" for name in chosen]
-    result, _ = score("caselawqa", tmp_path / "runs", data, load_options={"subtasks": chosen}, name="scripted")
+    result, _ = score("caselawqa", tmp_path / "runs", data, subtasks=chosen, name="scripted")
     per_task = {name: sum(rights) / len(rights) for name, rights in outcomes.items()}
     assert result.n == len(documents) == 36
     assert result.metrics["mean_task_accuracy"] == pytest.approx(sum(per_task.values()) / 3)

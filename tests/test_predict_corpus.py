@@ -14,6 +14,7 @@ import pytest
 from caselawqa_fixtures import write_normalized
 from typer.testing import CliRunner
 
+from baselines import api
 import baselines
 from baselines.cli import app
 from baselines.core.errors import BaselinesError
@@ -167,7 +168,7 @@ def test_caselawqa_answers_every_task_as_eval_does(tmp_path):
     root = write_normalized(tmp_path / "data")
     small = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
     run.train("caselawqa", "linear", root, overrides=small)
-    _, folder = run.evaluate("caselawqa", "linear", root)
+    _, folder = api.evaluate("caselawqa", "linear", root)
     evaluated = {row["id"]: row["prediction"] for row in records(folder / "predictions.jsonl")}
     items = run.load_split(run.get_task("caselawqa"), root, "test")
     opinions = {item.meta["case_id"]: item.context for item in items}

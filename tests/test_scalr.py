@@ -7,7 +7,7 @@ from baselines.tasks.scalr.data import load_scalr
 from baselines.core.errors import DataError
 from baselines.methods.floors import MajorityChooser, RandomChooser
 from baselines.tasks.scalr.similarity import TfidfChooser
-from baselines.runs.run import evaluate
+from baselines.api import evaluate
 
 HEADER = "index\tquestion\tchoice_0\tchoice_1\tchoice_2\tchoice_3\tchoice_4\tanswer"
 

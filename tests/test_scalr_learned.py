@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from baselines import api
 from baselines.runs import predicting, run
 from baselines.core.errors import BaselinesError
 from baselines.methods.base import Method
@@ -80,8 +81,8 @@ def test_bad_parameters_are_errors():
 
 def test_cv_beats_tfidf_on_real_data(data_dir):
     """MiniLM-only cross-validated accuracy is clearly above the plain TF-IDF chooser's."""
-    learned, _ = run.evaluate("scalr", "learned", data_dir, cv=5, name="learned-test",
+    learned, _ = api.evaluate("scalr", "learned", data_dir, cv=5, name="learned-test",
                               overrides={"inner_folds": 3, "l2_grid": [0.003, 0.03], "hgb_iter_grid": [100]})
-    tfidf, _ = run.evaluate("scalr", "tfidf", data_dir)
+    tfidf, _ = api.evaluate("scalr", "tfidf", data_dir)
     learned_acc, tfidf_acc = learned.to_dict()["metrics"]["accuracy"], tfidf.to_dict()["metrics"]["accuracy"]
     assert learned_acc > tfidf_acc + 0.2

@@ -12,8 +12,8 @@ from baselines.cli.corpus import (ModelFolder, PredictInput, PredictOut, Segment
 from baselines.cli.errors import fail, reported
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
                                    OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
-                                   default_name, formats_help, load_options, method_from, missing_policy, task_options,
-                                   texts_help, with_data)
+                                   default_name, formats_help, load_options, method_from, task_options,
+                                   texts_help, with_data, earlier_name, deprecated)
 from baselines.core.progress import silenced, stage
 from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
 from baselines.runs.options import name_list
@@ -84,7 +84,7 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     """Fit a method and save it under models/<task>/<name>/."""
     from baselines.runs import run
 
-    subtasks = subtasks or tasks_alias
+    subtasks = subtasks or earlier_name("--tasks", "--subtasks", tasks_alias)
     task_options(task, subtasks=subtasks, backend=backend, scheduler=scheduler)
     method = method or method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
@@ -113,18 +113,15 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                  quiet: bool = Quiet):
     """Predict and score a split; writes a run (results.json, samples, predictions) under results/<task>/<system>/."""
+    from baselines.core.config import parse_overrides
+    from baselines.runs.requests import eval_request
     from baselines.runs.run import execute
-    from baselines.runs.spec import RunSpec
 
-    missing = missing_policy(missing, only_present)
-    subtasks = subtasks or tasks_alias
-    task_options(task, subtasks=subtasks)
-    method = method or method_from(task, config)  # the folder name `train --encoder` chose
-    spec = RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
-                   config=config, overrides=config_overrides(set_, encoder), models_dir=models_dir,
-                   results_dir=results_dir, name=default_name(method, name, encoder, config), cv=cv, seed=seed,
-                   missing=missing, load_options=load_options(subtasks), force=force, segmenter=segmenter,
-                   allow_overlap=allow_overlap)
+    spec = eval_request(task, method, data_dir, split=split, test_file=test_file, model=model, cv=cv, seed=seed,
+                        config=config, overrides=parse_overrides(set_ or []), encoder=encoder, name=name,
+                        subtasks=subtasks or earlier_name("--tasks", "--subtasks", tasks_alias), missing=missing, only_present=only_present,
+                        models_dir=models_dir, segmenter=segmenter, results_dir=results_dir, force=force,
+                        allow_overlap=allow_overlap, cli=True)
     with silenced(quiet):
         result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result
@@ -155,26 +152,20 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
-    from baselines.runs.run import execute, task_format
-    from baselines.runs.spec import RunSpec
+    from baselines.runs.requests import score_request
+    from baselines.runs.run import execute
 
-    missing = missing_policy(missing, only_present)
-    subtasks = subtasks or tasks_alias
-    task_options(task, subtasks=subtasks)
-    record = get_task(task)
-    external = task_format(record, fmt)  # an unknown format, before any work
-    if external is not None and id_prefix is not None:
-        fail(f"--id-prefix applies to batch API files only, not to --format {fmt}")
-    spec = RunSpec(task=task, predictions=predictions, data_dir=data_dir, split=split, name=name, fmt=fmt,
-                   missing=missing, results_dir=results_dir, test_file=test_file, producer=producer or kind,
-                   force=force, load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
-                   lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
-                                    "id_prefix": id_prefix})
+    spec = score_request(task, predictions, data_dir, name=name, format=fmt, split=split, test_file=test_file,
+                         subtasks=subtasks or earlier_name("--tasks", "--subtasks", tasks_alias), missing=missing, only_present=only_present,
+                         results_dir=results_dir, producer=producer or earlier_name("--kind", "--producer", kind), force=force, id_field=id_field,
+                         lm_eval_filter=lm_eval_filter, id_prefix=id_prefix, allow_overlap=allow_overlap,
+                         params=params, cli=True)
     with silenced(quiet):
         result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result
 
     print_result(result)
+    external = get_task(task).formats.get(fmt)
     if external is not None and external.summary is not None and "join" in result.meta:
         typer.echo(f"responses: {external.summary(result.meta['join'])}")
     typer.echo(f"wrote {folder}/")
@@ -318,7 +309,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
     from baselines.export.lm_eval import EXTRA, commands, export_lm_eval, harness_installed
 
-    subtasks = subtasks or tasks_alias
+    subtasks = subtasks or earlier_name("--tasks", "--subtasks", tasks_alias)
     task_options(task, subtasks=subtasks)
     with silenced(quiet):
         export = export_lm_eval(task, data_dir, out, split=split, max_chars=max_chars, window=window,
@@ -335,7 +326,8 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
 
 speed_app = typer.Typer(no_args_is_help=True, help="Measure speed and fidelity of parts of the package.")
 app.add_typer(speed_app, name="speed")
-app.add_typer(speed_app, name="benchmark", hidden=True)  # its earlier name
+app.add_typer(speed_app, name="benchmark", hidden=True,  # its earlier name
+              callback=lambda: deprecated("`baselines benchmark`", "`baselines speed`"))
 
 
 @speed_app.command("encoders")

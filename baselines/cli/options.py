@@ -25,6 +25,18 @@ Encoder = typer.Option(None, "--encoder", help="Sentence encoder: local folder (
 Name = typer.Option(None, "--name", help="System name: the folder under models/<task>/ and results/<task>/ (default: the method).")
 Subtasks = typer.Option(None, "--subtasks", help=option_help("--subtasks"))
 TasksAlias = typer.Option(None, "--tasks", hidden=True, help="Earlier name of --subtasks.")
+REMOVED_AFTER = "2027-06-30"  # the hidden earlier names (--tasks, --kind, `baselines benchmark`) go after this date
+
+
+def earlier_name(old: str, new: str, value):
+    """The value given under a hidden earlier name, with a warning on standard error (None: not given)."""
+    if value is not None:
+        deprecated(old, new)
+    return value
+
+
+def deprecated(old: str, new: str) -> None:
+    typer.echo(f"warning: {old} is an earlier name of {new}, kept until {REMOVED_AFTER}: use {new}", err=True)
 Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
 OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
 Quiet = typer.Option(False, "--quiet", help="No progress on standard error (shown on a terminal, or with BASELINES_PROGRESS=1).")

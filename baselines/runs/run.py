@@ -75,19 +75,6 @@ def fitted_method(task: Task, method_name: str, *, model: Path | None, models_di
     return load_method(task, choice, name=name, config=config, overrides=overrides)
 
 
-def evaluate(task_name: str, method_name: str | None = None, data_dir=None, *, split: str | None = None,
-             test_file: Path | None = None, model: Path | None = None, config: Path | None = None,
-             overrides: dict | None = None, models_dir=None, results_dir=None, name: str | None = None,
-             cv: int | None = None, seed: int = 0, missing: str = "error", load_options: dict | None = None,
-             force: bool = False, segmenter: str | None = None, allow_overlap: bool = False) -> tuple[Result, Path]:
-    """`run_evaluation` of the RunSpec these keywords describe."""
-    return run_evaluation(RunSpec(
-        task=task_name, method=method_name, data_dir=data_dir, split=split, test_file=test_file, model=model,
-        config=config, overrides=overrides, models_dir=models_dir, results_dir=results_dir, name=name, cv=cv,
-        seed=seed, missing=missing, load_options=load_options, force=force, segmenter=segmenter,
-        allow_overlap=allow_overlap))
-
-
 def execute(spec: RunSpec) -> tuple[Result, Path]:
     """The run `spec` asks for: the scoring of its predictions file, else the evaluation of its method."""
     return run_scoring(spec) if spec.scores_file else run_evaluation(spec)
@@ -217,19 +204,6 @@ def fallback_counts(predictions: list[dict], references) -> dict[str, int]:
     return counts
 
 
-
-
-def score(task_name: str, predictions_path: Path, data_dir=None, *, split: str | None = None,
-          name: str | None = None, fmt: str = "auto", missing: str = "error", results_dir=None,
-          test_file: Path | None = None, load_options: dict | None = None,
-          lm_eval_options: dict | None = None, producer: str | None = None,
-          force: bool = False, allow_overlap: bool = False, params: str | None = None) -> tuple[Result, Path]:
-    """`run_scoring` of the RunSpec these keywords describe."""
-    return run_scoring(RunSpec(
-        task=task_name, predictions=predictions_path, data_dir=data_dir, split=split, name=name, fmt=fmt,
-        missing=missing, results_dir=results_dir, test_file=test_file, load_options=load_options,
-        lm_eval_options=lm_eval_options, producer=producer, force=force, allow_overlap=allow_overlap,
-        params=params))
 
 
 def run_scoring(spec: RunSpec) -> tuple[Result, Path]:

@@ -10,6 +10,7 @@ import pytest
 from conftest import run_results
 from typer.testing import CliRunner
 
+from baselines import api
 from baselines.cli import app
 from baselines.core.errors import BaselinesError
 
@@ -167,13 +168,13 @@ def test_caselawqa_validation_items_count_as_fitted(tmp_path):
     root = write_normalized(tmp_path)
     run_module.train("caselawqa", "majority", root)
     with pytest.raises(BaselinesError, match="fit on 40 of the 40 scored items"):
-        run_module.evaluate("caselawqa", "majority", root, split="val")
-    result, _ = run_module.evaluate("caselawqa", "majority", root)
+        api.evaluate("caselawqa", "majority", root, split="val")
+    result, _ = api.evaluate("caselawqa", "majority", root)
     assert result.meta["train_overlap"]["train_items"] == 160 and result.meta["train_overlap"]["overlapping"] == 0
 
 
 def _score_same_name(barrier, outcomes, predictions: Path, test_file: Path, results_dir: Path) -> None:
-    from baselines.runs.run import score
+    from baselines.api import score
 
     barrier.wait()
     try:
@@ -234,7 +235,7 @@ def test_real_caselawqa_test_split_is_not_refused_for_shared_boilerplate_opinion
 
     tasks = {"subtasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
     run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
-    result, _ = run_module.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
+    result, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
     assert result.meta["train_overlap"]["checked"] and result.meta["train_overlap"]["overlapping"] == 0
 
 

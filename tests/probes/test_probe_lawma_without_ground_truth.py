@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from baselines import api
 from baselines.cli import app
-from baselines.runs import run
 
 SYSTEM = "lawma-70b"
 
@@ -29,8 +29,8 @@ def stripped_copy(data_dir: Path, folder: Path, swapped: tuple[str, str] | None 
 @pytest.mark.realdata
 def test_released_files_without_ground_truth_score_as_with_it_and_the_join_says_so(data_dir, tmp_path):
     released = data_dir / "caselawqa" / "lawma-model-responses" / SYSTEM
-    checked, _ = run.score("caselawqa", released, data_dir, fmt="lawma", missing="skip")
-    bare, _ = run.score("caselawqa", stripped_copy(data_dir, tmp_path / SYSTEM), data_dir, fmt="lawma",
+    checked, _ = api.score("caselawqa", released, data_dir, format="lawma", missing="skip")
+    bare, _ = api.score("caselawqa", stripped_copy(data_dir, tmp_path / SYSTEM), data_dir, format="lawma",
                         missing="skip", name=f"{SYSTEM}-bare")
     assert bare.metrics == checked.metrics and bare.per_group == checked.per_group
     assert checked.meta["join"]["without_ground_truth"] == {}
