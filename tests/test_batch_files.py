@@ -16,7 +16,7 @@ from baselines.cli import app
 from baselines.core.errors import DataError
 from baselines.core.paths import results_root
 from baselines.evaluation.batch_files import looks_like_anthropic_batch, looks_like_openai_batch
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import load_predictions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "batch"
 OPENAI = FIXTURES / "openai_batch_output.jsonl"

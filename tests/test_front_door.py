@@ -43,3 +43,25 @@ def test_the_third_entry_point_is_gone():
     from baselines.runs import run
 
     assert not hasattr(run, "evaluate") and not hasattr(run, "score")
+
+
+def test_every_format_is_one_entry_of_one_table(tmp_path):
+    """The generic formats and each task's own are entries of one kind; auto picks among the generic ones."""
+    import json
+
+    from baselines.core.errors import DataError
+    from baselines.evaluation.formats import FORMATS, GENERIC, chosen_format
+    from baselines.registry import TASKS, ExternalFormat
+
+    assert FORMATS == ("auto", *GENERIC) and all(isinstance(entry, ExternalFormat) for entry in GENERIC.values())
+    assert all(isinstance(entry, ExternalFormat) for task in TASKS.values() for entry in task.formats.values())
+    path = tmp_path / "p.jsonl"
+    path.write_text(json.dumps({"id": "1", "raw": "A"}) + "\n")
+    assert chosen_format(path)[0] == "jsonl"
+    own = {"mine": ExternalFormat(read=lambda *a, **k: ([], None, "x"), help="a format of a task's own")}
+    assert chosen_format(path, "mine", own)[1] is own["mine"]
+    with pytest.raises(DataError, match=r"unknown predictions format 'mine'; valid: auto, jsonl"):
+        chosen_format(path, "mine")
+    with pytest.raises(DataError, match=r"--id-prefix applies to batch API files only \(--format openai-batch or "
+                                        r"anthropic-batch\)"):
+        chosen_format(path, "jsonl", given={"id_prefix": "x-"})

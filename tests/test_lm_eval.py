@@ -12,7 +12,7 @@ from baselines.cli import app
 from baselines.core.errors import BaselinesError, DataError
 from baselines.evaluation.scoring import score_predictions
 from baselines.evaluation.harness_logs import rows_from_lm_eval
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import load_predictions
 from baselines.core.records import Reference
 from baselines.core.paths import results_root
 from conftest import run_results

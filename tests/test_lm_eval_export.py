@@ -16,7 +16,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.export.lm_eval import export_lm_eval
 from baselines.tasks.caselawqa.prompts import caselawqa_document
 from baselines.tasks.rr.prompts import rr_documents
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import load_predictions
 from baselines.api import score
 from baselines.runs.run import load_split
 from baselines.registry import get_task

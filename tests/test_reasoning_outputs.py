@@ -15,7 +15,7 @@ from baselines.comparison.leaderboard import compare
 from baselines.comparison.render import details_display, footer, leaderboard_records
 from baselines.core.paths import results_root
 from baselines.core.records import Reference
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import load_predictions
 from baselines.evaluation.scoring import score_predictions
 from baselines.registry import get_task
 from baselines.runs import llm_cost

@@ -58,7 +58,7 @@ def missing_policy(missing: str, only_present: bool) -> str:
 
 def formats_help() -> str:
     """The generic predictions formats, and each task's own, from the records."""
-    from baselines.evaluation.predictions import FORMATS
+    from baselines.evaluation.formats import FORMATS
 
     own = "; ".join(f"{task.name}: {name}, {spec.help}"
                     for task in TASKS.values() for name, spec in task.formats.items())

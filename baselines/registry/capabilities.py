@@ -55,9 +55,11 @@ class ExportWriterFactory(Protocol):
 
 
 class FormatReader(Protocol):
-    """A predictions file in a task's own format read through the references: (rows, report, name)."""
+    """A predictions file (or folder) read through the references: (rows, report or None, default system name);
+    `options`, those of the score options the format declares it reads."""
 
-    def __call__(self, path: Path, records: list, load_whole: Callable[[], list] | None) -> tuple[list, Any, str]: ...
+    def __call__(self, path: Path, records: list | None, load_whole: Callable[[], list] | None,
+                 **options: Any) -> tuple[list, Any, str]: ...
 
 
 class Fetcher(Protocol):
@@ -171,12 +173,16 @@ class LmEvalExport:
 
 @dataclass(frozen=True)
 class ExternalFormat:
-    """A predictions format of one task's own (e.g. a paper's released responses), read through the references."""
+    """A predictions format: the generic ones (baselines.evaluation.formats) and a task's own (e.g. a paper's
+    released responses, read through the references) are entries of this one kind."""
 
     read: FormatReader
     help: str  # what `--format NAME` reads
-    producer: str = "llm"  # who produced predictions in this format
+    producer: str | None = "llm"  # who produced predictions in this format (None: told by the rows)
     summary: Callable[[Any], str] | None = None  # the reader's report -> one line for the terminal
+    folder: bool = False  # reads a folder too
+    options: tuple[str, ...] = ()  # the score options it reads: task_name, id_prefix, id_field, filter_name
+    detect: Callable[[dict], bool] | None = None  # --format auto: whether a file's first row has its shape
 
 
 @dataclass(frozen=True)

@@ -53,10 +53,11 @@ def score_request(task: str, predictions, data_dir=None, *, name: str | None = N
                   allow_overlap: bool = False, params: str | None = None, cli: bool = False) -> RunSpec:
     """The RunSpec of the scoring of a predictions file or folder (`format`: auto, a generic one or the task's
     own, checked once, before any work)."""
-    from baselines.runs.scored_file import task_format
+    from baselines.runs.scored_file import format_entry
 
     record, missing = _checked(task, subtasks, missing, only_present, cli)
-    if task_format(record, format) is not None and id_prefix is not None:
+    entry = format_entry(record, format)  # an unknown format, before any work
+    if entry is not None and "id_prefix" not in entry.options and id_prefix is not None:
         where = f"--format {format}" if cli else f"format {format!r}"
         raise BaselinesError(f"{'--id-prefix' if cli else 'id_prefix'} applies to batch API files only, not to {where}")
     return RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format,

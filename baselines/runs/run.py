@@ -11,7 +11,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.paths import data_root, models_root, results_root
 from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import chosen_format, read_format
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
 from baselines.methods.base import Method
@@ -24,8 +24,7 @@ from baselines.runs.model_choice import ModelChoice, build_method, load_method, 
 from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_model_owned, check_no_links,
                                           check_replace, check_system_name, check_writable, references_digest,
                                           run_folder, write_run)
-from baselines.runs.scored_file import (check_producer, check_some_answer, file_stem, inferred_producer,
-                                        task_format)
+from baselines.runs.scored_file import check_producer, check_some_answer, format_entry, inferred_producer
 from baselines.runs.spec import RunSpec
 
 OUT_OF_FOLD = {"checked": True, "overlapping": 0, "out_of_fold": True}  # --cv: each fold fit on the others
@@ -212,16 +211,17 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     Predictions written by `eval` are checked against the training items of the model that wrote them, as eval
     checks them (refused past the limit unless `spec.allow_overlap`).
 
-    `spec.fmt` is one of the generic formats (auto, jsonl, lm-eval) or one of the task's own (Formats)."""
+    `spec.fmt` names an entry of the one format table (baselines.evaluation.formats: auto, the generic formats,
+    and the task's own)."""
     started = time.time()
     task = get_task(spec.task)
     split = spec.split or task.eval_split
     check_producer(spec.producer)
     parameters = parse_parameters(spec.params) if spec.params is not None else None
-    external = task_format(task, spec.fmt)
-    predictions, records, join_report, default_name = read_scored(
+    format_entry(task, spec.fmt)  # an unknown name, before any work
+    predictions, records, join_report, default_name, entry = read_scored(
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
-        external=external, load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
+        load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
     check_failed_requests(predictions, spec.missing)
     overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
@@ -233,7 +233,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
                                             missing=spec.missing)
     check_some_answer(task, samples, len(predictions), spec.predictions)
-    result.producer = spec.producer or (external.producer if external else inferred_producer(predictions))
+    result.producer = spec.producer or entry.producer or inferred_producer(predictions)
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=None, method="external", source=Path(spec.predictions).name,
                            data=str(spec.test_file) if spec.test_file else str(data_root(spec.data_dir)))
@@ -252,20 +252,16 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
 
 
 def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,
-                external, load_options: dict | None, lm_eval_options: dict | None) -> tuple:
-    """(predictions, records, join report or None, default system name) for `score`: a task's own format
-    (`external`) is read against the records it is joined to; a generic one is read first, then the records."""
-    join_report = None
+                load_options: dict | None, lm_eval_options: dict | None) -> tuple:
+    """(predictions, records, join report or None, default system name, format entry) for `score`: the format
+    chosen once from the one table (a task's own format is read against the records it is joined to)."""
+    options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from ids
     with progress.stage(f"reading {predictions_path.name} and the references "
                         f"({task.name}, {test_file or f'{split} split'})") as step:
-        if external is not None:
-            records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-            load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
-            predictions, join_report, default_name = external.read(predictions_path, records, load_whole)
-        else:
-            options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from ids
-            predictions = load_predictions(predictions_path, fmt, **options)
-            records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-            default_name = file_stem(predictions_path)
+        _, entry = chosen_format(predictions_path, fmt, task.formats, given=options)
+        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
+        load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
+        predictions, join_report, default_name = read_format(entry, predictions_path, records, load_whole, **options)
         step.note = f"{len(predictions):,} predictions, {len(records):,} items"
-    return predictions, records, join_report, default_name
+    return predictions, records, join_report, default_name, entry
+

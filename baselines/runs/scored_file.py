@@ -1,12 +1,12 @@
-"""What `score` checks of a predictions file and its producer: the format it is read in (a generic one, or one of
-the task's own), who produced it, and that an answer was read from it at all."""
+"""What `score` checks of a predictions file and its producer: the format it names (one entry of the format table:
+a generic one, or one of the task's own), who produced it, and that an answer was read from it at all."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.predictions import FORMATS
-from baselines.registry import TASKS, Answers, Task
+from baselines.evaluation.formats import AUTO, GENERIC
+from baselines.registry import TASKS, Answers, ExternalFormat, Task
 
 PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
 
@@ -28,16 +28,15 @@ def check_some_answer(task: Task, samples: list[dict], n_predictions: int, predi
                          f"{predictions_path} (wrong task, or generations without a stated answer?{numbering})")
 
 
-def task_format(task: Task, fmt: str):
-    """The task's own format called `fmt` (an ExternalFormat), or None for a generic one; an unknown name lists
-    the formats valid for this task, and names the tasks whose own format it is."""
-    own = task.formats
-    if fmt in own:
-        return own[fmt]
-    if fmt in FORMATS:
-        return None
+def format_entry(task: Task, fmt: str) -> ExternalFormat | None:
+    """The entry of the one format table (the generic formats and the task's own) that `fmt` names for `task`
+    (None: auto, told by the file itself); an unknown name lists the formats valid for this task, and names the
+    tasks whose own format it is."""
+    table = {**GENERIC, **task.formats}
+    if fmt == AUTO or fmt in table:
+        return table.get(fmt)
     owners = [name for name, other in TASKS.items() if fmt in other.formats]
-    valid = ", ".join([*FORMATS, *own])
+    valid = ", ".join([AUTO, *table])
     if owners:
         raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")
     raise BaselinesError(f"unknown --format {fmt!r} for {task.name}; valid: {valid}")
@@ -46,11 +45,3 @@ def task_format(task: Task, fmt: str):
 def inferred_producer(predictions: list[dict]) -> str:
     """'llm' for raw generations and harness logs, 'other' for files of plain labels or spans."""
     return "llm" if any("raw" in row or "choice" in row for row in predictions) else "other"
-
-
-def file_stem(path: Path) -> str:
-    """A file's name without its .jsonl / .jsonl.gz / .json suffix ('gpt-4.5.jsonl' -> 'gpt-4.5')."""
-    for suffix in (".jsonl.gz", ".jsonl", ".json"):
-        if path.name.endswith(suffix):
-            return path.name[: -len(suffix)]
-    return path.name

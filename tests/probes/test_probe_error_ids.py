@@ -13,7 +13,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.core.records import Reference
 from baselines.evaluation.batch_files import check_failed_requests, rows_from_openai_batch
 from baselines.evaluation.harness_logs import rows_from_lm_eval
-from baselines.evaluation.predictions import load_predictions
+from baselines.evaluation.formats import load_predictions
 from baselines.evaluation.scoring import join
 
 HUGE = "x" * 1_000_000

@@ -34,7 +34,7 @@ BENCHMARK = Benchmark(
             RawText(predict=lazy_function("baselines.tasks.caselawqa.predict:corpus_labeller")),
             Formats({"lawma": ExternalFormat(
                 read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
-                help="a folder of Lawma's released <task>.json responses, or one such file",
+                help="a folder of Lawma's released <task>.json responses, or one such file", folder=True,
                 summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))}),
             SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
                        label="CaselawQA opinion chunks",
