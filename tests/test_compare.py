@@ -13,7 +13,8 @@ from baselines.comparison.leaderboard import compare
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.scoring import score_predictions
 from baselines.comparison.markdown import to_markdown
-from baselines.comparison.render import breakdowns, write_files
+from baselines.comparison.render import breakdowns
+from baselines.comparison.report_files import write_files
 from baselines.core.records import Reference
 from baselines.core.paths import results_root
 from baselines.runs.results_store import Variant, references_digest, write_run

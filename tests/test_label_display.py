@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 from baselines.cli import app
 from baselines.comparison.leaderboard import compare
 from baselines.comparison.markdown import to_markdown
-from baselines.comparison.render import breakdowns, print_comparison, write_files
+from baselines.comparison.render import breakdowns, print_comparison
+from baselines.comparison.report_files import write_files
 from baselines.core.labels import label_as_offered
 from baselines.core.paths import results_root
 from baselines.core.records import Reference

@@ -191,7 +191,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                     quiet: bool = Quiet):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
-    from baselines.comparison import markdown, render
+    from baselines.comparison import markdown, render, report_files
 
     if (readme is not None or only is not None) and not all_tasks:
         fail(f"{'--readme' if readme is not None else '--task'} goes with --all")
@@ -212,7 +212,7 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
         comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
                                      seed=seed, segmenter=segmenter, test_file=test_file,
                                      only=name_list(systems))
-    written = render.write_files(comparison, out, scatter) if out else []
+    written = report_files.write_files(comparison, out, scatter) if out else []
     if markdown_only:
         typer.echo(markdown.to_markdown(comparison))
     else:

@@ -2,13 +2,17 @@
 one system against the reference."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import io
 
 import numpy as np
 
-from baselines.comparison.leaderboard import Comparison
 from baselines.core.errors import BaselinesError, unknown_name
 from baselines.comparison.systems import System
+
+if TYPE_CHECKING:  # the type of what is drawn; leaderboard.py imports this module
+    from baselines.comparison.leaderboard import Comparison
 
 
 def scatter_system(comparison: Comparison, name: str | None) -> System:

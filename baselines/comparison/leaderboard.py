@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 
-from baselines.core.errors import DataError, BaselinesError, unknown_name
+from baselines.comparison.markdown import to_markdown
+from baselines.comparison.paired import Paired, paired_all
+from baselines.comparison.render import COMPARE_MANIFEST
+from baselines.comparison.systems import System, load_system
+from baselines.core.errors import BaselinesError, DataError, unknown_name
 from baselines.core.io import read_json
 from baselines.core.params import check_option
-
-COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
-from baselines.comparison.paired import Paired, paired_all
-from baselines.comparison.systems import System, load_system
 from baselines.core.paths import models_root, results_root
+from baselines.core.safe_write import write_output_folder
 from baselines.runs.results_store import Variant, run_files
 from baselines.registry import ItemsFromPredictions, Task, get_task
 
@@ -46,8 +48,6 @@ class Comparison:
     def to_markdown(self) -> str:
         """The leaderboard (with the command behind each run), notes and breakdowns as Markdown: what
         `baselines compare --markdown-only` prints."""
-        from baselines.comparison.markdown import to_markdown  # it imports this module: imported on use
-
         return to_markdown(self)
 
     def __str__(self) -> str:
@@ -59,10 +59,6 @@ class Comparison:
         """Write to_markdown() into the file `path`, replaced whole (never half-written), through the same checks as
         `baselines compare --out`: a file already there is replaced only when this program wrote it (listed by the
         folder's compare_manifest.json); anything else, a link included, is refused. Returns the path."""
-        from os import PathLike
-
-        from baselines.core.safe_write import write_output_folder
-
         if not isinstance(path, (str, PathLike)):
             given = "None" if path is None else f"a value of type {type(path).__name__}"
             raise BaselinesError(f"path must be a path (str or os.PathLike), not {given}")

@@ -5,13 +5,17 @@ Every table is at most MAX_COLUMNS wide: a wider one (a breakdown with a column 
 that each repeat the columns naming the row."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from baselines.comparison.cost import cost_legend
-from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.render import (breakdowns, details_display, footer, leaderboard_display, recorded_command,
                                          reproduce_lines,
                                          system_label, _cell)
 from baselines.core.errors import BaselinesError
 from baselines.registry import ItemsFromPredictions
+
+if TYPE_CHECKING:  # the type of what is drawn; leaderboard.py imports this module
+    from baselines.comparison.leaderboard import Comparison
 
 MAX_COLUMNS = 8
 

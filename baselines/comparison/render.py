@@ -3,13 +3,12 @@
 Every figure comes from `System.figures`, recomputed from the samples (systems.py), never from a results file."""
 from __future__ import annotations
 
-import csv
-import io
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from pathlib import Path
 
 
-from baselines.comparison.leaderboard import COMPARE_MANIFEST, Comparison
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
@@ -18,6 +17,11 @@ from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_c
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
+
+if TYPE_CHECKING:  # the type of what is rendered; leaderboard.py imports this module to render it
+    from baselines.comparison.leaderboard import Comparison
+
+COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
 
 PARTIAL = "†"  # marks a run scored with --only-present
@@ -264,33 +268,6 @@ def print_comparison(comparison: Comparison) -> None:
         for row in breakdown.rows:
             table.add_row(*(_cell(value, column) for value, column in zip(row, breakdown.columns)))
         console.print(table)
-
-
-def write_files(comparison: Comparison, out: Path, scatter: str | None = None) -> list[Path]:
-    """<task>.md, <task>.csv, breakdown CSVs and PNG charts in `out`; all rendered before any is written."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BaselinesError(f"--out {out} exists and is not a folder")
-    stem = comparison.task.name if comparison.split == comparison.task.eval_split else f"{comparison.task.name}_{comparison.split}"
-    records = leaderboard_records(comparison)
-    from baselines.comparison.markdown import to_markdown
-
-    files = {f"{stem}.md": to_markdown(comparison).encode(),
-             f"{stem}.csv": _csv(list(records[0]), [list(r.values()) for r in records])}
-    for table in breakdowns(comparison):
-        files[f"{stem}_{table.slug}.csv"] = _csv(table.columns, table.rows)
-    files[f"{stem}.png"] = interval_png(comparison, PARTIAL)
-    if comparison.task.grouped and len(comparison.systems) > 1:
-        files[f"{stem}_scatter.png"] = scatter_png(comparison, scatter_system(comparison, scatter))
-    return write_output_folder(out, files, COMPARE_MANIFEST, "baselines compare")  # every target checked first
-
-
-def _csv(columns: list[str], rows: list[list]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows([["" if v is None else v for v in row] for row in rows])
-    return buffer.getvalue().encode()
 
 
 def _cell(value, column: str) -> str:

@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 from baselines.core.errors import DataError
+from baselines.core.reading import read_json
 
 
 def file_digest(path: Path) -> str | None:
@@ -42,14 +43,13 @@ def read_manifest(folder: Path, manifest: str) -> dict[str, str | None] | None:
     """Per file name the manifest of `folder` lists, its recorded sha256 (None: listed without one, by an older
     release); None when there is no manifest. A manifest that is a link, not a regular file, or not of this
     tool's shape is refused."""
-    from baselines.core.io import read_json, writable_target  # io re-exports the writers that use this module
-
     path = Path(folder) / manifest
     if not os.path.lexists(path):
         return None
+    if os.path.islink(path):
+        raise DataError("is a symbolic link: refusing to trust or replace it (remove the link)", path)
     if not stat.S_ISREG(os.lstat(path).st_mode):
-        writable_target(path, follow_link=False)  # a link, a device or a FIFO: named as such
-        raise DataError("is not a regular file: refusing to trust or replace it", path)
+        raise DataError("is not a regular file (a device, FIFO or socket): refusing to trust or replace it", path)
     document = read_json(path)
     files = document.get("files") if isinstance(document, dict) else None
     digests = document.get("sha256", {}) if isinstance(document, dict) else None

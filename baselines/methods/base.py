@@ -13,6 +13,25 @@ from baselines.core.versions import library_versions
 from baselines.methods import registration
 
 
+class _FromRegistry:
+    """`task` or `name` of a method class: that of its entry in the registry, looked up when first read (so that
+    defining a method class triggers no discovery of benchmarks); "" for a class that is not registered. A class
+    may set its own (a class attribute overrides this)."""
+
+    def __set_name__(self, owner, attribute: str) -> None:
+        self.attribute = attribute
+        self.found: dict[type, str] = {}
+
+    def __get__(self, instance, owner) -> str:
+        if owner not in self.found:
+            entry = registration(owner)
+            value = getattr(entry, self.attribute) if entry is not None else ""
+            if entry is None:
+                return value  # not (yet) registered: looked up again next time
+            self.found[owner] = value
+        return self.found[owner]
+
+
 class Method:
     """Base of all methods: a dataclass of hyperparameters; fitted state ends in '_'.
 
@@ -20,18 +39,12 @@ class Method:
     (a list of {"id", "prediction", ...} rows) and, when fitted state exists, `save_state(folder)` /
     `load_state(folder)` writing plain files (JSON, .npz read without pickle, torch state_dict; a joblib
     pickle only where no plain format exists, see plain_state.py). A registered class takes `task` and
-    `name` from its entry in the registry (baselines/methods/__init__.py).
+    `name` from its entry in the registry (baselines/methods/__init__.py), read when first used.
     """
 
-    task: ClassVar[str] = ""
-    name: ClassVar[str] = ""
+    task = _FromRegistry()  # the task and the method name of the class's registry entry ("": not registered)
+    name = _FromRegistry()
     needs_fit: ClassVar[bool] = True  # False: predicts without training (similarity choosers)
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        entry = registration(cls)
-        if entry is not None:
-            cls.task, cls.name = entry.task, entry.name
 
     def get_params(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
