@@ -283,3 +283,24 @@ def test_a_published_figure_marked_for_the_headline_is_shown_there_though_no_llm
     with pytest.raises(BaselinesError, match="headline 'yes' is not true or false"):
         parse_published({"source": "s", "items": "i", "figures": [
             {"system": "x", "producer": "other", "value": 50, "headline": "yes"}]}, "f.yaml")
+
+
+def test_the_one_file_benchmark_of_the_contributing_page_passes_the_public_contract(tmp_path):
+    """The page's `mini/__init__.py` and `test_mini.py`, written out as they stand, under 100 lines together, pass
+    their own tests, which call baselines.testing, with the folder found through BASELINES_INCLUDE."""
+    import os
+    import subprocess
+    import sys
+
+    page = (REPO / "docs" / "contributing.md").read_text(encoding="utf-8")
+    blocks = {}
+    for name in ("mini/__init__.py", "test_mini.py"):
+        after = page.split(f"`{name}`", 1)[1]
+        blocks[name] = after.split("```python\n", 1)[1].split("```\n", 1)[0]
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(blocks[name], encoding="utf-8")
+    assert sum(len(code.splitlines()) for code in blocks.values()) < 100
+    environment = {**os.environ, "BASELINES_INCLUDE": str(tmp_path), "BASELINES_PROGRESS": "0"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_mini.py"],
+                          cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "3 passed" in done.stdout, done.stdout + done.stderr
