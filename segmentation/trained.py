@@ -108,13 +108,13 @@ def evaluate_segmenter(segmenter, docs: list[tuple[str, list[Span]]]) -> dict:
 
 def train_senter(train: list[tuple[str, list[Span]]], val: list[tuple[str, list[Span]]], *, epochs: int = 4,
                  window: int = 6, sample: float = 1.0, batch: int = 16, width: int = 64, depth: int = 3,
-                 embed_size: int = 5000, dropout: float = 0.1, seed: int = 0, log=None) -> tuple:
+                 embed_size: int = 5000, dropout: float = 0.1, seed: int = 0, log=None, bar=None) -> tuple:
     """Fit a senter on (text, gold spans) pairs; keep the epoch with the best boundary F1 on `val`.
 
-    Epoch lines go to `log`, by default this module's logger at INFO; a bar shows the epochs."""
+    Epoch lines go to `log`, by default this module's logger at INFO; `bar(iterable, desc=..., unit=...)` shows
+    the epochs (default: a tqdm bar on a terminal, none elsewhere, so a log file gets no redrawn lines)."""
     import spacy
     from spacy.util import fix_random_seed, minibatch
-    from tqdm.auto import tqdm
 
     log = log or logger.info
 
@@ -127,7 +127,7 @@ def train_senter(train: list[tuple[str, list[Span]]], val: list[tuple[str, list[
     examples = [example(nlp, text, starts) for text, starts in pieces]
     optimizer = nlp.initialize(lambda: examples[:100])
     segmenter, best, best_bytes, history = TrainedSegmenter(nlp), -1.0, None, []
-    for epoch in tqdm(range(epochs), desc="senter", unit="epoch"):
+    for epoch in (bar or _terminal_bar)(range(epochs), desc="fitting the senter", unit="epoch"):
         started, losses = time.time(), {}
         rng.shuffle(examples)
         for group in minibatch(examples, size=batch):
@@ -140,3 +140,14 @@ def train_senter(train: list[tuple[str, list[Span]]], val: list[tuple[str, list[
             best, best_bytes = scores["f1"], nlp.to_bytes()
     nlp.from_bytes(best_bytes)
     return segmenter, {"history": history, "best_val_f1": best, "examples": len(examples)}
+
+
+def _terminal_bar(iterable, desc: str, unit: str):
+    """A tqdm bar on a terminal; the plain iterable anywhere else."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=desc, unit=unit)

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from baselines.core import progress
 from baselines.core.params import Range
 from baselines.methods.base import Method
 
@@ -56,7 +57,7 @@ class TrainedSegmenterMethod(Method):
         kept = [docs[i] for i in order[self.val_docs:]]
         self.segmenter_, self.training_ = train_senter(
             gold_pairs(kept), gold_pairs(held_out), epochs=self.epochs, sample=self.sample, width=self.width,
-            depth=self.depth, seed=self.seed, log=log.info)
+            depth=self.depth, seed=self.seed, log=log.info, bar=progress.bar)
         self.training_["train_documents"] = len(kept)
         return self
 
