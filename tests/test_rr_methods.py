@@ -13,7 +13,7 @@ from baselines.methods.base import Method
 from baselines.tasks.rr.features import FEATURE_NAMES, FeatureSettings, feature_names, sentence_features
 from baselines.tasks.rr.network import BiLstmCrf, Ensemble, batches, crf_marginals
 from baselines.tasks.rr.simple import RRMajority, RRTfidfLogreg
-from test_contract import rr_documents
+from baselines.tasks.rr.fixture import contract_documents as rr_documents
 from baselines.tasks.rr.pipeline import document_from_text, project, resegment
 
 

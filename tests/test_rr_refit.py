@@ -10,7 +10,7 @@ from baselines.core.errors import BaselinesError
 from baselines.tasks.rr.network import NetworkShape, new_tagger
 from baselines.tasks.rr.trainer import (Sequences, TrainingSettings, chosen_rates, refit_tagger, train_tagger,
                                         with_validation_documents)
-from test_contract import rr_documents
+from baselines.tasks.rr.fixture import contract_documents as rr_documents
 from test_rr_methods import toy_sequences
 
 

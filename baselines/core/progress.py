@@ -139,7 +139,6 @@ def bar(iterable: Iterable | None = None, *, desc: str, total: int | None = None
     `iterable` has a length, the time left. It draws nothing when progress does not show, or when `enabled` (the
     caller's own switch, e.g. a method's `progress` argument) is False; iterate it, or `with bar(...) as b:
     b.update(n)`, as any tqdm bar."""
-    from tqdm import tqdm
 
     terminal = on_terminal()
     if enabled and shown() and not drawn():
@@ -237,3 +236,15 @@ class LogBar:
         if self.n < (self.total or 0) and measured(spent, self.n, self.total):
             left = f", about {duration(spent / self.n * (self.total - self.n))} left"
         return f"{self.desc}: {count}, {duration(spent)}{left}{self.postfix}"
+
+
+def library_bars_off() -> None:
+    """Where our bars are not drawn (a log file, --quiet), third-party libraries' own bars (transformers'
+    "Loading weights") are switched off too, so a log holds no redrawn lines."""
+    if shown() and drawn():
+        return
+    try:
+        from transformers.utils import logging as transformers_logging
+    except ImportError:  # an optional dependency: nothing to switch off
+        return
+    transformers_logging.disable_progress_bar()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.core.paths import cache_root
 from baselines.core.progress import bar
@@ -153,6 +154,7 @@ def _export(source: Path, target: Path, backend: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
+        progress.library_bars_off()
         module = _keyword_module(AutoModel.from_pretrained(str(source)))
         ids = torch.tensor([[101, 2023, 2003, 102], [101, 2023, 102, 0]])  # one padded row: the mask is traced
         example = {"input_ids": ids, "attention_mask": (ids > 0).long(), "token_type_ids": torch.zeros_like(ids)}

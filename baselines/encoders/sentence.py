@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.encoders.names import DEFAULT_ENCODER, encoder_key, resolve_encoder  # noqa: F401  (re-exported)
 from baselines.encoders.onnx_backend import DEFAULT_BACKEND
@@ -29,6 +30,7 @@ def load_encoder(name: str | None, max_seq_length: int | None = None):
     if key not in _MODELS:
         from sentence_transformers import SentenceTransformer
 
+        progress.library_bars_off()
         try:
             model = SentenceTransformer(resolved, device="cpu")
         except Exception as exc:  # hub errors, missing files, bad folders

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from baselines.core import progress
 from baselines.core.errors import BaselinesError
 
 WEIGHTS = (".safetensors", ".bin", ".onnx", ".h5", ".msgpack")  # not copied: the tuned weights replace them
@@ -32,6 +33,7 @@ class TunedEncoder(nn.Module):
         from transformers import AutoModel, AutoTokenizer
 
         self.source = Path(folder)
+        progress.library_bars_off()
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
         self.transformer = AutoModel.from_pretrained(str(folder)).eval()
         kind = getattr(self.transformer.config, "model_type", None)
