@@ -16,6 +16,7 @@ from baselines.core.paths import register_task_configs
 from baselines.registry.capabilities import (  # noqa: F401 (re-exported: benchmarks declare themselves with these)
     CAPABILITIES, Answers, Contents, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
     LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks)
+from baselines.registry.choices import choice_contents, choice_references  # noqa: F401 (re-exported)
 from baselines.registry.discovery import discover_benchmarks
 
 C = TypeVar("C")
@@ -130,20 +131,6 @@ def task_problem(task: Task) -> str | None:
         return ("it has a training split, so it declares Contents (what the in-sample and overlap checks read of "
                 "its records)")
     return None
-
-
-def choice_references(records) -> list:
-    """References of multiple-choice records (`record.reference()` each): the usual `Task.references`."""
-    return [record.reference() for record in records]
-
-
-def choice_contents(name: str) -> Contents:
-    """The Contents of multiple-choice records (core.records.ChoiceItem): one unit each, the text it is about (its
-    context, else its question), which is also its document; `name`, what that text is called ("questions")."""
-    from baselines.core.records import choice_identities, choice_text
-
-    return Contents(units=lambda item: [choice_text(item)], document=choice_text, identities=choice_identities,
-                    unit_name=name, document_name=name)
 
 
 @dataclass(frozen=True)
