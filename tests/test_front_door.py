@@ -60,7 +60,7 @@ def test_every_format_is_one_entry_of_one_table(tmp_path):
     assert chosen_format(path)[0] == "jsonl"
     own = {"mine": ExternalFormat(read=lambda *a, **k: ([], None, "x"), help="a format of a task's own")}
     assert chosen_format(path, "mine", own)[1] is own["mine"]
-    with pytest.raises(DataError, match=r"unknown predictions format 'mine'; valid: auto, jsonl"):
+    with pytest.raises(DataError, match=r"unknown --format 'mine'; valid: auto, jsonl"):
         chosen_format(path, "mine")
     with pytest.raises(DataError, match=r"--id-prefix applies to batch API files only \(--format openai-batch or "
                                         r"anthropic-batch\)"):

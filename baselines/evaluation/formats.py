@@ -71,14 +71,27 @@ GENERIC: dict[str, ExternalFormat] = {
 FORMATS = (AUTO, *GENERIC)  # the generic names --format takes on every task
 
 
+def format_named(fmt: str, own: dict[str, ExternalFormat] | None = None, task: str | None = None,
+                 owners: list[str] = ()) -> ExternalFormat | None:
+    """The entry `fmt` names among the generic formats and a task's `own` (None: auto, told by the file); the
+    one check of a --format name: an unknown one lists the valid names, and names the tasks (`owners`) whose
+    own format it is."""
+    table = {**GENERIC, **(own or {})}
+    if fmt == AUTO or fmt in table:
+        return table.get(fmt)
+    valid = ", ".join([AUTO, *table])
+    if owners:
+        raise DataError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task}: {valid}")
+    raise DataError(f"unknown --format {fmt!r}{f' for {task}' if task else ''}; valid: {valid}")
+
+
 def chosen_format(path: Path, fmt: str = AUTO, own: dict[str, ExternalFormat] | None = None,
                   given: dict | None = None) -> tuple[str, ExternalFormat]:
-    """(name, entry) of the format `path` is read in: `fmt`, one of the generic formats or of the task's `own`;
-    `auto`, the generic format whose shape the folder or the file's first row has. `given` (option -> value,
-    None: not given) is checked against the options the format reads."""
+    """(name, entry) of the format `path` is read in: `fmt`, one of the generic formats or of the task's `own`
+    (checked by format_named); `auto`, the generic format whose shape the folder or the file's first row has.
+    `given` (option -> value, None: not given) is checked against the options the format reads."""
     table = {**GENERIC, **(own or {})}
-    if fmt != AUTO and fmt not in table:
-        raise DataError(f"unknown predictions format {fmt!r}; valid: {', '.join([AUTO, *table])}", path)
+    format_named(fmt, own)
     name = _detected(Path(path)) if fmt == AUTO else fmt
     entry = table[name]
     if Path(path).is_dir() and not entry.folder:

@@ -2,10 +2,9 @@
 a generic one, or one of the task's own), who produced it, and that an answer was read from it at all."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.formats import AUTO, GENERIC
+from baselines.evaluation.formats import format_named
 from baselines.registry import TASKS, Answers, ExternalFormat, Task
 
 PRODUCERS = ("ours", "llm", "other")  # who produced a system's predictions
@@ -32,14 +31,8 @@ def format_entry(task: Task, fmt: str) -> ExternalFormat | None:
     """The entry of the one format table (the generic formats and the task's own) that `fmt` names for `task`
     (None: auto, told by the file itself); an unknown name lists the formats valid for this task, and names the
     tasks whose own format it is."""
-    table = {**GENERIC, **task.formats}
-    if fmt == AUTO or fmt in table:
-        return table.get(fmt)
     owners = [name for name, other in TASKS.items() if fmt in other.formats]
-    valid = ", ".join([AUTO, *table])
-    if owners:
-        raise BaselinesError(f"--format {fmt} applies to {', '.join(owners)} only; valid for {task.name}: {valid}")
-    raise BaselinesError(f"unknown --format {fmt!r} for {task.name}; valid: {valid}")
+    return format_named(fmt, task.formats, task.name, owners)
 
 
 def inferred_producer(predictions: list[dict]) -> str:
