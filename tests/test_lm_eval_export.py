@@ -177,7 +177,7 @@ def test_caselawqa_group_of_tasks_scored_from_the_output_folder(tmp_path, offlin
     (tmp_path / "runs" / "again").mkdir()
     (tmp_path / "runs" / "again" / one.name).write_text(one.read_text())
     outcome = CliRunner().invoke(app, ["score", "caselawqa", str(tmp_path / "runs"), "--data-dir", str(data),
-                                       "--tasks", ",".join(chosen)])
+                                       "--subtasks", ",".join(chosen)])
     assert outcome.exit_code == 2 and "duplicate id" in outcome.output and outcome.output.count("\n") == 1
 
 

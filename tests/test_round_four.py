@@ -8,6 +8,8 @@ import pytest
 
 from baselines.runs import llm_cost
 
+BUILT_IN = ("scalr", "caselawqa", "rr", "segmenter")
+
 
 def test_item_10_the_token_counter_is_a_core_dependency_so_estimates_do_not_depend_on_extras():
     core = [requirement for requirement in metadata.requires("legal-baselines") or [] if "extra ==" not in requirement]
@@ -151,7 +153,7 @@ def test_items_4_and_5_a_broken_plugin_fails_alone_and_built_ins_keep_their_name
     monkeypatch.syspath_prepend(str(root / "site"))
     DISCOVERED.reset()
     try:
-        assert list(TASKS) == ["scalr", "caselawqa", "rr", "segmenter"]
+        assert [name for name in TASKS if name in BUILT_IN] == list(BUILT_IN)  # a plugin installed may follow
         assert get_task("scalr").name == "scalr"  # the built-in wins the clash
         problems = DISCOVERED.problems
         assert set(problems) == {"broken", "scalr", "twin", "../x"}

@@ -170,7 +170,7 @@ def test_item12_force_replaces_an_export_of_only_its_own_files(tmp_path):
     listed = json.loads((out / MANIFEST).read_text())["files"]
     assert sorted(listed + [MANIFEST]) == [p for p in files_under(out) if (out / p).is_file()]
     assert "README.md" in listed and "documents/sc_state.jsonl" in listed and "tasks/caselawqa_sc_state.yaml" in listed
-    outcome = invoke("export", "lm-eval", "caselawqa", "--data-dir", data, "--out", out, "--force", "--tasks",
+    outcome = invoke("export", "lm-eval", "caselawqa", "--data-dir", data, "--out", out, "--force", "--subtasks",
                      "sc_direction")
     assert outcome.exit_code == 0, outcome.output
     assert not (out / "documents" / "sc_state.jsonl").exists() and (out / "documents" / "sc_direction.jsonl").is_file()
@@ -181,7 +181,7 @@ def test_item12_force_refuses_an_export_whose_file_was_edited_since(tmp_path):
     data, out = exported(tmp_path)
     (out / "documents" / "sc_state.jsonl").write_text("edited\n")
     before = files_under(out)
-    refused(invoke("export", "lm-eval", "caselawqa", "--data-dir", data, "--out", out, "--force", "--tasks",
+    refused(invoke("export", "lm-eval", "caselawqa", "--data-dir", data, "--out", out, "--force", "--subtasks",
                    "sc_direction"), "documents/sc_state.jsonl", "has changed since")
     assert files_under(out) == before and (out / "documents" / "sc_state.jsonl").read_text() == "edited\n"
 

@@ -12,6 +12,7 @@ import pytest
 from conftest import run_results
 from typer.testing import CliRunner
 
+from baselines import api
 from baselines.cli import app
 from baselines.runs.overlap import OVERLAP_LIMIT, OVERLAP_MARK
 
@@ -161,8 +162,8 @@ def test_the_api_takes_allow_overlap(tmp_path, rr_model):
 
     cut = write_jsonl(tmp_path / "halves.jsonl", halves(rr_model))
     with pytest.raises(BaselinesError, match="over the 10% limit"):
-        run_module.evaluate("rr", "majority", test_file=cut, name="m")
-    result, folder = run_module.evaluate("rr", "majority", test_file=cut, name="m", allow_overlap=True)
+        api.evaluate("rr", "majority", test_file=cut, name="m")
+    result, folder = api.evaluate("rr", "majority", test_file=cut, name="m", allow_overlap=True)
     assert result.meta["train_overlap"]["overlap"] == 1.0 and (folder / "results.json").is_file()
 
 
@@ -245,7 +246,7 @@ def test_real_caselawqa_test_split_passes_and_renamed_train_items_do_not(data_di
 
     tasks = {"subtasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
     run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
-    result, _ = run_module.evaluate("caselawqa", "majority", data_dir, load_options=tasks)
+    result, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
     overlap = result.meta["train_overlap"]
     assert 0 < overlap["overlap"] < OVERLAP_LIMIT and overlap["units"] == "opinions", overlap
     train = run_module.load_split(run_module.get_task("caselawqa"), data_dir, "train", **tasks)
