@@ -224,21 +224,9 @@ def test_item_3_comparison_save_replaces_only_a_file_it_wrote(tmp_path):
 
     import pytest
 
-    from baselines.comparison.leaderboard import compare
     from baselines.core.errors import DataError
-    from baselines.evaluation.scoring import score_predictions
-    from baselines.core.records import Reference
-    from baselines.registry import get_task
-    from baselines.runs.results_store import Variant, references_digest, write_run
-    from baselines.core.paths import results_root
 
-    refs = [Reference(id=f"q{k}", gold=(str(k % 5),), labels=("0", "1", "2", "3", "4")) for k in range(5)]
-    task = get_task("scalr")
-    result, samples = score_predictions(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs)
-    result.meta, variant = {"method": "tfidf"}, Variant(split=task.eval_split, references=references_digest(refs))
-    result.variant = variant.to_dict()
-    write_run(results_root() / "scalr" / "tfidf" / variant.slug(), result.to_dict(), samples, None)
-    comparison = compare("scalr", replicates=20)
+    comparison = _tiny_comparison()
     mine = tmp_path / "notes.md"
     mine.write_text("my own notes\n")
     with pytest.raises(DataError, match="was not written by this program"):
