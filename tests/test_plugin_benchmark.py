@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -199,8 +200,8 @@ def test_a_benchmark_folder_on_the_include_path_is_found_without_packaging(tmp_p
     """$BASELINES_INCLUDE names a folder of benchmark packages: no dist-info, no pip install."""
     from baselines.registry.discovery import INCLUDE_ENV
 
-    before = baselines_status()
-    monkeypatch.setenv(INCLUDE_ENV, str(PLUGIN))
+    before, included = baselines_status(), os.environ.get(INCLUDE_ENV)  # a folder the session itself includes
+    monkeypatch.setenv(INCLUDE_ENV, os.pathsep.join([str(PLUGIN), *([included] if included else [])]))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))  # the include folder is put on it for this test only
     forget_discovered()
@@ -210,6 +211,9 @@ def test_a_benchmark_folder_on_the_include_path_is_found_without_packaging(tmp_p
         invoke("eval", "toy", "--data-dir", str(tmp_path / "data"))
         assert run_results("toy", "tfidf-logreg")["metrics"]["accuracy"] >= 0.75
     finally:
-        monkeypatch.delenv(INCLUDE_ENV)
+        if included is None:
+            monkeypatch.delenv(INCLUDE_ENV)
+        else:
+            monkeypatch.setenv(INCLUDE_ENV, included)
         forget_discovered()
     assert "toy" not in TASKS and baselines_status() == before
