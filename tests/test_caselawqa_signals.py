@@ -105,7 +105,8 @@ def _rotate_test_answers(root):
         handle.writelines(json.dumps(row) + "\n" for row in rows)
 
 
-def test_test_answers_change_nothing_and_a_record_is_answered_from_its_own_opinion(tmp_path):
+@pytest.mark.parametrize("method", ["signals", "readers"])
+def test_test_answers_change_nothing_and_a_record_is_answered_from_its_own_opinion(tmp_path, method):
     from caselawqa_fixtures import write_normalized
 
     from baselines.methods.base import Method
@@ -117,7 +118,7 @@ def test_test_answers_change_nothing_and_a_record_is_answered_from_its_own_opini
         root = write_normalized(tmp_path / name)
         if name == "rotated":
             _rotate_test_answers(root)
-        folders.append(run.train("caselawqa", "signals", root, overrides={**SMALL, "backend": "sequential"}))
+        folders.append(run.train("caselawqa", method, root, overrides={**SMALL, "backend": "sequential"}))
     test = load_caselawqa(tmp_path / "true", "test")
     true, rotated = (Method.load(folder) for folder in folders)
     together = true.predict(test)
@@ -142,7 +143,8 @@ def _copy_without_test(data_dir, folder):
 
 @pytest.mark.realdata
 @pytest.mark.slow
-def test_training_without_the_test_examples_gives_the_same_test_predictions(data_dir, tmp_path):
+@pytest.mark.parametrize("method", ["signals", "readers"])
+def test_training_without_the_test_examples_gives_the_same_test_predictions(data_dir, tmp_path, method):
     from baselines.methods.base import Method
     from baselines.runs import run
     from baselines.tasks.caselawqa.data import load_caselawqa
@@ -150,7 +152,7 @@ def test_training_without_the_test_examples_gives_the_same_test_predictions(data
     subset = {"subtasks": SMALL_TASKS}
     folders = []
     for name, root in (("full", data_dir), ("no-test", _copy_without_test(data_dir, tmp_path / "data"))):
-        folders.append(run.train("caselawqa", "signals", root, overrides={"backend": "sequential"}, name=name,
+        folders.append(run.train("caselawqa", method, root, overrides={"backend": "sequential"}, name=name,
                                  load_options=subset))
     test = load_caselawqa(data_dir, "test", subtasks=SMALL_TASKS)
     full, without = (Method.load(folder).predict(test) for folder in folders)

@@ -55,6 +55,7 @@ BENCHMARK = Benchmark(
         "linear": "baselines.tasks.caselawqa.linear:CaselawLinear",
         "embed-linear": "baselines.tasks.caselawqa.embed:CaselawEmbedLinear",
         "signals": "baselines.tasks.caselawqa.signals:CaselawSignals",
+        "readers": "baselines.tasks.caselawqa.signals:CaselawReaders",
     },
     former_modules={
         "baselines.methods.caselawqa_common": "baselines.tasks.caselawqa.common",

@@ -2,8 +2,9 @@
 
 Weights are chosen greedily on val (majority-capped weighted accuracy, as the heads are chosen): mention
 weights per family, a window weight for all tasks then per task where val has at least `min_val` examples,
-alpha, tau per family, and last, for each task with at least `min_val` val examples, its head and window
-weights together. Ties go to the weights already chosen, then to the smaller weight (for tau: to no rule, then
+alpha, tau per family, for each task with at least `min_val` val examples its head and window weights
+together; and last, where reader views are given (readers.py), each view in turn: one weight for all tasks, then
+for each task with at least `min_val` val examples its head weight and that view's weight together. Ties go to the weights already chosen, then to the smaller weight (for tau: to no rule, then
 the larger tau; for h: the larger h).
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ class Grids:
     windows: tuple = (0.0, 0.25, 0.5, 1.0, 2.0)
     prior: tuple = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
     confident: tuple = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99)
+    readers: tuple = (0.0, 0.25, 0.5, 1.0, 2.0)
 
 
 class ValChooser:
@@ -78,6 +80,9 @@ class ValChooser:
                     self.mean(_set(weights, [task], head=hv[0], windows=hv[1]), [task]), hv == now, hv[0], -hv[1]))
                 weights = _set(weights, [task], head=h, windows=v)
         steps["+per-task head and window weights"] = self.mean(weights)
+        for view in sorted({view for p in self.parts.values() for view in p.readers}):
+            weights = self._reader_weights(weights, view, grids, min_val)
+            steps[f"+{view.replace('_', ' ')}"] = self.mean(weights)
         return self._with_val_scores(weights), {k: round(v, 4) for k, v in steps.items()}
 
     def _windows_per_task(self, weights: dict, grid: tuple, min_val: int) -> dict:
@@ -89,6 +94,21 @@ class ValChooser:
             if len(self.answers[task]) >= min_val:
                 v = self.best(grid, lambda v: _set(weights, [task], windows=v), [task], prefer=g)
                 weights = _set(weights, [task], windows=v)
+        return weights
+
+    def _reader_weights(self, weights: dict, view: str, grids: Grids, min_val: int) -> dict:
+        """A reader view's weight for all tasks that have it, then for each such task with at least min_val val
+        examples its own, chosen together with the task's head weight."""
+        tasks = [t for t, p in self.parts.items() if view in p.readers]
+        u = self.best(grids.readers, lambda v: _set_reader(weights, tasks, view, v), tasks)
+        weights = _set_reader(weights, tasks, view, u)
+        for task in tasks:
+            if len(self.answers[task]) >= min_val:
+                now = (weights[task].head, weights[task].readers.get(view, 0.0))
+                h, v = max(itertools.product(grids.head, grids.readers), key=lambda hv: (
+                    self.mean(_set_reader(_set(weights, [task], head=hv[0]), [task], view, hv[1]), [task]),
+                    hv == now, hv[0], -hv[1]))
+                weights = _set_reader(_set(weights, [task], head=h), [task], view, v)
         return weights
 
     def _with_val_scores(self, weights: dict) -> dict:
@@ -103,3 +123,8 @@ class ValChooser:
 
 def _set(weights: dict, tasks: list[str], **values) -> dict:
     return {task: replace(w, **values) if task in tasks else w for task, w in weights.items()}
+
+
+def _set_reader(weights: dict, tasks: list[str], view: str, value: float) -> dict:
+    return {task: replace(w, readers={**w.readers, view: value}) if task in tasks else w
+            for task, w in weights.items()}

@@ -1,6 +1,7 @@
 """Combining a task's signals into one score per choice (with weights chosen on val, see choose.py).
 
-score = h_task * log p_head + w_family * mention_logit + v_task * log p_windows + alpha * prior_shift;
+score = h_task * log p_head + w_family * mention_logit + v_task * log p_windows + alpha * prior_shift
+        + sum over reader views r of u_task,r * log p_r (readers.py; none in `signals`);
 then, for the entity tasks, the rule "mention model when confident": where the mention model gives its top
 choice a probability above tau_family, the score is the mention model's log probabilities.
 
@@ -28,6 +29,7 @@ class TaskParts:
     windows: np.ndarray | None = None
     mentions: np.ndarray | None = None
     shift: np.ndarray | None = None  # (n_choices,) prior correction
+    readers: dict = field(default_factory=dict)  # reader view -> (n, n_choices) probabilities of its head
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Weights:
     windows: float = 0.0
     prior: float = 0.0
     confident: float = 0.0  # tau: the mention model's answer where its top probability exceeds tau (0: never)
+    readers: dict = field(default_factory=dict)  # reader view -> its weight (absent: 0)
     val: dict = field(default_factory=dict)
 
 
@@ -66,6 +69,9 @@ def task_scores(parts: TaskParts, weights: Weights) -> np.ndarray:
         z = z + weights.windows * _log(parts.windows)
     if parts.shift is not None and weights.prior:
         z = z + weights.prior * parts.shift
+    for view, probabilities in parts.readers.items():
+        if weights.readers.get(view):
+            z = z + weights.readers[view] * _log(probabilities)
     return z
 
 

@@ -22,16 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from baselines.core.errors import BaselinesError
-from baselines.core.params import Each, Range, Sklearn
+from baselines.core.params import Each, OneOf, Range, Sklearn
 from baselines.core.records import ChoiceItem
 from baselines.methods.plain_state import load_plain, save_plain
 from baselines.tasks.caselawqa.choose import Grids, ValChooser
 from baselines.tasks.caselawqa.combine import TaskParts, Weights, combined_scores, prior_shift, softmax
 from baselines.tasks.caselawqa.common import by_task, prediction_rows, unique_opinions
 from baselines.tasks.caselawqa.features import TfidfFeatures, cached_fit, cached_transform
-from baselines.tasks.caselawqa.heads import head_estimator
+from baselines.tasks.caselawqa.heads import CLASSIFIERS, head_estimator
 from baselines.tasks.caselawqa.linear import CaselawLinear, fit_heads_scored, head_config, heads_summary
 from baselines.tasks.caselawqa.mentions import fit_mention_models, log_priors, mention_counts, mention_logits
+from baselines.tasks.caselawqa.readers import VIEWS, reader_texts
 from baselines.tasks.caselawqa.windows import window_texts, window_vectorizer
 
 
@@ -42,6 +43,9 @@ class CaselawSignals(CaselawLinear):
     PARAMETER_RULES = {  # see baselines.core.params; the other weights and mention_l2: at least 0
         "window_min_df": Sklearn("sklearn.feature_extraction.text:TfidfVectorizer", "min_df"),
         "window_Cs": Each(Sklearn(head_estimator, "C")), "confident_thresholds": Each(Range(0, 1)),
+        "reader_views": Each(OneOf(tuple(VIEWS)), least=0), "reader_classifier": OneOf(CLASSIFIERS),
+        "reader_Cs": Each(Sklearn(head_estimator, "C")),
+        "reader_min_df": Sklearn("sklearn.feature_extraction.text:TfidfVectorizer", "min_df"),
     }
 
     window_width: int = 250  # characters each side of an anchor match
@@ -54,10 +58,15 @@ class CaselawSignals(CaselawLinear):
     window_weights: tuple = Grids.windows
     prior_weights: tuple = Grids.prior  # (0.0,) turns the prior correction off
     confident_thresholds: tuple = Grids.confident
+    reader_views: tuple = ()  # reader views (readers.VIEWS) with heads of their own; `readers` reads both
+    reader_min_df: int = 2
+    reader_classifier: str = "svm"  # the reader views' heads: svm | logreg
+    reader_Cs: tuple = (0.1, 0.3, 1.0)  # C candidates of the reader heads
+    reader_weights: tuple = Grids.readers
 
     def _grids(self) -> Grids:
         return Grids(tuple(self.head_weights), tuple(self.mention_weights), tuple(self.window_weights),
-                     tuple(self.prior_weights), tuple(self.confident_thresholds))
+                     tuple(self.prior_weights), tuple(self.confident_thresholds), tuple(self.reader_weights))
 
     def _jobs(self) -> int:
         return 1 if self.backend == "sequential" else self.n_jobs
@@ -67,6 +76,7 @@ class CaselawSignals(CaselawLinear):
             raise BaselinesError(f"{self.name}: no training examples")
         val = val or []
         head_val, window_val = self._fit_heads(train, val)
+        reader_val = self._fit_readers(train, val)
         self.mention_priors_ = log_priors(train)
         self.mention_models_ = fit_mention_models(train, mention_counts(train, self._jobs()), self.mention_priors_,
                                                   self.mention_l2)
@@ -74,7 +84,7 @@ class CaselawSignals(CaselawLinear):
                               for task, items in by_task(train).items()}
         self.weights_, self.steps_ = {task: Weights() for task in self.heads_}, {"note": "no val: every lever off"}
         if val:
-            parts = self._parts(val, head_val, window_val)
+            parts = self._parts(val, head_val, window_val, reader_val)
             answers = {task: [i.answer for i in items] for task, items in by_task(val).items() if task in parts}
             chosen, self.steps_ = ValChooser(parts, answers, self.cap_val_majority).choose(self._grids(), self.min_val)
             self.weights_.update(chosen)
@@ -98,11 +108,30 @@ class CaselawSignals(CaselawLinear):
                                                           desc="fitting per-task heads on the procedural windows")
         return head_val, window_val
 
+    def _fit_readers(self, train: list[ChoiceItem], val: list[ChoiceItem]) -> dict:
+        """A vectorizer and per-task heads for each reader view; their val scores (view -> task -> scores)."""
+        _, texts, rows = unique_opinions(train)
+        _, val_texts, val_rows = unique_opinions(val)
+        config = replace(head_config(self), Cs=tuple(self.reader_Cs), k_features=0, classifier=self.reader_classifier)
+        self.reader_vectorizers_, self.reader_heads_, scores = {}, {}, {}
+        for view in self.reader_views:
+            self.reader_vectorizers_[view] = window_vectorizer(self.reader_min_df)
+            R = self.reader_vectorizers_[view].fit_transform(reader_texts(texts, view, self._jobs()))
+            R_val = self._reader_rows(view, val_texts) if val else None
+            self.reader_heads_[view], scores[view] = fit_heads_scored(
+                self, train, val, R, rows, R_val, val_rows if val else None, config=config,
+                desc=f"fitting per-task heads on the {view.replace('_', ' ')} reading")
+        return scores
+
+    def _reader_rows(self, view: str, texts: list[str]):
+        return self.reader_vectorizers_[view].transform(reader_texts(texts, view, self._jobs()))
+
     def _window_rows(self, texts: list[str]):
         return self.window_vectorizer_.transform(window_texts(texts, self.window_width, self.window_hits, self._jobs()))
 
-    def _parts(self, records: list[ChoiceItem], heads: dict, windows: dict) -> dict:
-        """Task -> TaskParts of `records` from per-task head and window-head scores (rows in task order)."""
+    def _parts(self, records: list[ChoiceItem], heads: dict, windows: dict, readers: dict) -> dict:
+        """Task -> TaskParts of `records` from per-task head, window-head and reader-head scores (view -> task ->
+        scores; rows in task order)."""
         counts = mention_counts(records, self._jobs())
         parts = {}
         for task, pairs in by_task(list(zip(records, counts)), key=lambda pair: pair[0].group).items():
@@ -110,7 +139,8 @@ class CaselawSignals(CaselawLinear):
                 continue
             logits = [mention_logits(item, c, self.mention_priors_, self.mention_models_) for item, c in pairs]
             parts[task] = TaskParts(head=heads[task], windows=windows.get(task), shift=self.prior_shifts_.get(task),
-                                    mentions=np.vstack(logits) if logits and logits[0] is not None else None)
+                                    mentions=np.vstack(logits) if logits and logits[0] is not None else None,
+                                    readers={view: by[task] for view, by in readers.items() if by.get(task) is not None})
         return parts
 
     def predict(self, records: list[ChoiceItem]) -> list[dict]:
@@ -125,7 +155,12 @@ class CaselawSignals(CaselawLinear):
         heads = {task: self.heads_[task].scores(X[[r for _, r in pairs]]) for task, pairs in groups.items()}
         windows = {task: self.window_heads_[task].scores(W[[r for _, r in pairs]])
                    for task, pairs in groups.items() if task in self.window_heads_}
-        scores = combined_scores(self._parts(records, heads, windows), self.weights_)
+        readers = {}
+        for view, view_heads in self.reader_heads_.items():
+            R = self._reader_rows(view, texts)
+            readers[view] = {task: view_heads[task].scores(R[[r for _, r in pairs]])
+                             for task, pairs in groups.items() if task in view_heads}
+        scores = combined_scores(self._parts(records, heads, windows, readers), self.weights_)
         out: dict[str, dict] = {}
         for task, pairs in groups.items():
             items = [item for item, _ in pairs]
@@ -136,7 +171,7 @@ class CaselawSignals(CaselawLinear):
         """Marks a task answered without a trained head: a majority head and no signal that reads the opinion
         weighted (mentions, windows, the confident rule; the prior correction reads none)."""
         head, weights = self.heads_[task], self.weights_.get(task, Weights())
-        reads_opinion = weights.mentions or weights.windows or weights.confident
+        reads_opinion = weights.mentions or weights.windows or weights.confident or any(weights.readers.values())
         if head.model is None and not reads_opinion:
             return {"fallback": head.chosen["fallback"]}
         return None
@@ -144,7 +179,8 @@ class CaselawSignals(CaselawLinear):
     def save_state(self, folder: Path) -> None:
         save_plain(folder, "state", {
             "features": self.features_.state(), "heads": self.heads_, "window_vectorizer": self.window_vectorizer_,
-            "window_heads": self.window_heads_, "mention_priors": self.mention_priors_,
+            "window_heads": self.window_heads_, "reader_vectorizers": self.reader_vectorizers_,
+            "reader_heads": self.reader_heads_, "mention_priors": self.mention_priors_,
             "mention_models": self.mention_models_, "prior_shifts": self.prior_shifts_,
             "weights": {task: asdict(w) for task, w in self.weights_.items()}, "steps": self.steps_})
         (folder / "signals.json").write_text(json.dumps(self.summary(), indent=1))
@@ -154,6 +190,8 @@ class CaselawSignals(CaselawLinear):
         self.features_, self.heads_ = TfidfFeatures.from_state(state["features"]), state["heads"]
         self.window_vectorizer_, self.window_heads_ = state["window_vectorizer"], state["window_heads"]
         self.mention_priors_, self.mention_models_ = state["mention_priors"], state["mention_models"]
+        self.reader_vectorizers_ = state.get("reader_vectorizers", {})  # none in models of earlier releases
+        self.reader_heads_ = state.get("reader_heads", {})
         self.prior_shifts_, self.steps_ = state["prior_shifts"], state["steps"]
         self.weights_ = {task: Weights(**w) for task, w in state["weights"].items()}
 
@@ -165,4 +203,14 @@ class CaselawSignals(CaselawLinear):
             weights = {k: v for k, v in asdict(w).items() if k != "val"}
             tasks[task] = {"weights": weights, "val": w.val, "linear_head": heads.get(task),
                            "window_head": windows.get(task)}
+            tasks[task].update({f"{view}_head": heads_summary(view_heads).get(task)
+                                for view, view_heads in self.reader_heads_.items()})
         return {"val_mean_after_each_lever": self.steps_, "mention_models": sorted(self.mention_models_), "tasks": tasks}
+
+
+@dataclass
+class CaselawReaders(CaselawSignals):
+    """`signals` plus the readers of the parties and of the court below (readers.py), each with per-task heads
+    whose weights are chosen on val after every `signals` lever (0 where a view does not help a task)."""
+
+    reader_views: tuple = tuple(VIEWS)
