@@ -12,7 +12,7 @@ import numpy as np
 
 from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
-from baselines.comparison.published import Published
+from baselines.comparison.published import RECOUNTED_LEGEND, Published
 from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentences
 from baselines.comparison.markdown import md_table
 from baselines.comparison.render import _pct, _pts, reproduce_lines
@@ -44,8 +44,9 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
         columns = ["system", "items", f"{task.main_metric} %", f"{versus} on the same items %",
                    f"Δ vs {versus} (points)", "Δ 95% CI", COST_COLUMN]
         strict = [s.name for s in _llms(comparison) if s.strict_value is not None]
+        recounted = any(f.published_value is not None for f in _shown_figures(comparison, published))
         lines += ["" if ours is None else None, *md_table(columns, rows), "",
-                  *([STRICT_LEGEND, ""] if strict else []),
+                  *([STRICT_LEGEND, ""] if strict else []), *([RECOUNTED_LEGEND, ""] if recounted else []),
                   cost_legend([*([ours] if ours else []), *_llms(comparison)], how="how: the docs' cost page")]
         lines = [line for line in lines if line is not None]
     if not llm_rows:
@@ -140,8 +141,8 @@ def _shown_figures(comparison: Comparison | None, published: Published | None) -
 def _published_rows(comparison: Comparison | None, published: Published | None) -> list[list[str]]:
     """The published figures shown, with the items they were computed on (not run here: no Δ, no cost)."""
     return [[f"{figure.system} ({'LLM, ' if figure.producer == 'llm' else ''}published)"
-             + (f": {'; '.join(part for part in (figure.note, figure.basis_note()) if part)}"
-                if figure.note or figure.basis_note() else ""),
+             + (f": {'; '.join(part for part in (figure.note, figure.short_basis_note()) if part)}"
+                if figure.note or figure.short_basis_note() else ""),
              f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–",
              published_cost_cell(figure.system, figure.tokens_per_item)]
             for figure in _shown_figures(comparison, published)]

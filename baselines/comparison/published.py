@@ -17,6 +17,9 @@ from baselines.registry import Task
 PRODUCERS = ("llm", "other", "human")
 FIGURE_KEYS = {"system", "producer", "value", "note", "command", "items", "source", "tokens_per_item", "headline",
                "basis", "answered", "published_value", "source_file"}
+RECOUNTED_MARK = "‡"
+RECOUNTED_LEGEND = (f"{RECOUNTED_MARK} recounted over all items, an unanswered one wrong, as our evaluator counts; the "
+                    "source's own figure, over the share it answered, follows in parentheses.")
 BASES = ("all", "answered")  # what a figure counts over: every item (an unanswered one wrong), or the answered ones
 FILE_KEYS = {"source", "items", "figures", "headline_note"}
 
@@ -47,6 +50,14 @@ class Figure:
                     f"over {answered}")
         share = f" ({100 * self.answered:.1f}% of them)" if self.answered is not None else ""
         return f"over the answered items only{share}" if self.basis == "answered" else ""
+
+    def short_basis_note(self) -> str:
+        """basis_note in a few words, for a table cell: a recounted figure is marked RECOUNTED_MARK, which
+        RECOUNTED_LEGEND explains under the table."""
+        if self.published_value is None:
+            return self.basis_note()
+        answered = f", {100 * self.answered:.1f}% answered" if self.answered is not None else ""
+        return f"recounted {RECOUNTED_MARK} (source: {self.published_value:.1f}{answered})"
 
 
 @dataclass(frozen=True)
