@@ -118,11 +118,6 @@ def task_record(task: str, **given):
     return spec
 
 
-def config_overrides(overrides: dict | None, encoder: str | None) -> dict:
-    """Config values by name, with the encoder among them when given (as `--set` and `--encoder`)."""
-    return {**(overrides or {}), **({"encoder": encoder} if encoder else {})}
-
-
 def request_arguments(arguments: dict) -> dict:
     """A call's arguments as a run request takes them: all but how the run is carried out (download, quiet)."""
     return {key: value for key, value in arguments.items() if key not in ("download", "quiet")}
@@ -164,6 +159,7 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
     no progress on standard error (shown when it is a terminal, or with BASELINES_PROGRESS=1)."""
     check_arguments(locals())
     from baselines.runs import run
+    from baselines.runs.requests import with_encoder
 
     task_record(task, subtasks=subtasks, backend=backend, scheduler=scheduler)
     config = Path(config) if config is not None else None
@@ -171,7 +167,7 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
     with silenced(quiet):
         return with_data(task, download, run.train, task, method, data_dir, config=config,
-                         overrides={**config_overrides(overrides, encoder), **parallel},
+                         overrides={**with_encoder(overrides, encoder), **parallel},
                          models_dir=models_dir, name=system_name(method, name, encoder, config),
                          train_file=train_file, load_options=load_options(subtasks))
 

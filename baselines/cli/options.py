@@ -43,12 +43,11 @@ Quiet = typer.Option(False, "--quiet", help="No progress on standard error (show
 
 
 def config_overrides(sets, encoder) -> dict:
+    """`--set KEY=VALUE` pairs parsed, with `--encoder` among them when given."""
     from baselines.core.config import parse_overrides
+    from baselines.runs.requests import with_encoder
 
-    overrides = parse_overrides(sets or [])
-    if encoder:
-        overrides["encoder"] = encoder
-    return overrides
+    return with_encoder(parse_overrides(sets or []), encoder)
 
 
 def missing_policy(missing: str, only_present: bool) -> str:

@@ -27,6 +27,12 @@ def _checked(task: str, subtasks, missing: str, only_present: bool, cli: bool) -
     return record, missing_policy(missing, only_present, *names)
 
 
+def with_encoder(overrides: dict | None, encoder: str | None) -> dict:
+    """Config values by name, with the encoder among them when given (`--set` and `--encoder`, or the API's
+    `overrides` and `encoder`): the one place the two meet, for training and evaluation alike."""
+    return {**(overrides or {}), **({"encoder": encoder} if encoder else {})}
+
+
 def eval_request(task: str, method: str | None = None, data_dir=None, *, split: str | None = None,
                  test_file=None, model=None, cv: int | None = None, seed: int = 0, config=None,
                  overrides: dict | None = None, encoder: str | None = None, name: str | None = None,
@@ -38,7 +44,7 @@ def eval_request(task: str, method: str | None = None, data_dir=None, *, split: 
     _, missing = _checked(task, subtasks, missing, only_present, cli)
     config = Path(config) if config is not None else None
     method = method or method_of(task, config)
-    overrides = {**(overrides or {}), **({"encoder": encoder} if encoder else {})}
+    overrides = with_encoder(overrides, encoder)
     return RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
                    config=config, overrides=overrides, models_dir=models_dir, results_dir=results_dir,
                    name=system_name(method, name, encoder, config), cv=cv, seed=seed, missing=missing,
