@@ -73,3 +73,10 @@ def test_a_reader_view_is_weighted_only_where_it_helps():
     assert weights["sc_a"].readers["parties"] > 0 and weights["sc_a"].val["combined"] == 1.0
     assert weights["sc_b"].readers["parties"] == 0
     assert list(steps)[-1] == "+parties"
+
+
+def test_the_sentences_that_introduce_each_side_are_read_whole():
+    tokens = party_tokens("In 1990 a jury convicted the man who is now petitioner. Petitioner appealed. Petitioner "
+                          "lost. The warden, respondent here, kept him.")
+    assert {"pet_s_jury", "pet_s_convicted", "pet_s_appealed", "res_s_warden", "res_s_kept"} <= set(tokens)
+    assert "pet_s_lost" not in tokens  # the third mention of the side: its sentence is not read whole

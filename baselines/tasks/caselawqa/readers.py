@@ -5,7 +5,8 @@ attached to it, tagged with the side and the way they attach: an appositive ("pe
 -> pet_app_state pet_app_prisoner), a name or title that follows ("respondent Secretary of Labor" ->
 res_name_secretary res_name_labor), the words that follow in the clause ("petitioner was convicted" ->
 pet_a_convicted) and the words just before ("His widow, petitioner in this action" -> pet_b_widow). Mentions
-in the opening passage, where the Court introduces the parties, are tagged again with `first_`. Which tags
+in the opening passage, where the Court introduces the parties, are tagged again with `first_`, and the whole
+sentences of each side's first two mentions are read as well (pet_s_...). Which tags
 predict which SCDB party code is learned from train by the heads that read this view; only the generic role
 words are written here.
 
@@ -29,6 +30,7 @@ STOP = {"the", "a", "an", "of", "and", "in", "to", "that", "this", "its", "his",
         "were", "are", "be", "by", "for", "on", "with", "as", "at", "it", "s"}
 OPENING_CHARS = 3000  # where the Court introduces the parties
 MAX_MENTIONS = 40  # of each side read per opinion
+INTRODUCING = 2  # the sentences of the first this many mentions of each side are read whole
 
 LOWER_COURT = (r"(?:court of appeals|appeals court|court of criminal appeals|circuit|district court|trial court|"
                r"superior court|court of claims|tax court|bankruptcy court|appellate (?:court|division)|courts? below|"
@@ -65,11 +67,25 @@ def _mention_tokens(text: str, match: re.Match, side: str) -> list[str]:
     return out + [f"{side}_b_{w}" for w in _words(before)[-5:]]
 
 
+def introducing_tokens(text: str, matches: list[re.Match]) -> list[str]:
+    """Every word of the sentences of each side's first INTRODUCING mentions, tagged with the side ("pet_s_")."""
+    out, taken = [], {"pet": 0, "res": 0}
+    for match in matches:
+        side = SIDE[match.group(1).lower().rstrip("s")]
+        if taken[side] == INTRODUCING:
+            continue
+        taken[side] += 1
+        start, end = text.rfind(".", 0, match.start()) + 1, text.find(".", match.end())
+        out += [f"{side}_s_{w}" for w in _words(text[start:end if end >= 0 else len(text)])]
+    return out
+
+
 def party_tokens(text: str) -> list[str]:
     """Tags of every role-word mention (at most MAX_MENTIONS per side), opening mentions twice, and a count flag
     per side."""
     out, seen = [], {"pet": 0, "res": 0}
-    for match in ROLE.finditer(text):
+    matches = list(ROLE.finditer(text))
+    for match in matches:
         side = SIDE[match.group(1).lower().rstrip("s")]
         seen[side] += 1
         if seen[side] > MAX_MENTIONS:
@@ -78,7 +94,8 @@ def party_tokens(text: str) -> list[str]:
         out += tokens
         if match.start() < OPENING_CHARS:
             out += [f"first_{t}" for t in tokens]
-    return out + [f"{side}_count_{min(n, 20) // 4}" for side, n in seen.items()]
+    counts = [f"{side}_count_{min(n, 20) // 4}" for side, n in seen.items()]
+    return out + introducing_tokens(text, matches) + counts
 
 
 GENERIC_PARTIES = {  # generic words for the kinds of party an opinion may be between; counted over the whole text
