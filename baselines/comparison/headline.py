@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from baselines.comparison.leaderboard import Comparison
-from baselines.comparison.paired import Paired, outcomes_on, paired_stats, shared_ids
+from baselines.comparison.outcomes import outcomes_on
+from baselines.comparison.paired import Paired, paired_stats, shared_ids
 from baselines.comparison.published import RECOUNTED_LEGEND, Published
 from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentences
 from baselines.comparison.markdown import md_table

@@ -10,18 +10,17 @@ for identical systems; and, for accuracy-type tasks, McNemar's exact test on ite
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import bdtr
 
+from baselines.comparison.outcomes import outcomes_on
+from baselines.comparison.systems import System
 from baselines.evaluation import metrics as M
-from baselines.registry import Documents, ItemsFromPredictions, Task
-
-if TYPE_CHECKING:
-    from baselines.comparison.systems import System
+from baselines.registry import ItemsFromPredictions, Task
 
 ACCURACY_TYPE = ("accuracy", "mean_task_accuracy")
+
 
 @dataclass
 class Paired:
@@ -67,27 +66,6 @@ def shared_ids(task: Task, reference: System, system: System) -> np.ndarray:
     if task.capability(ItemsFromPredictions) is not None:
         return np.union1d(reference.ids, system.ids)
     return np.intersect1d(reference.ids, system.ids)
-
-
-def outcomes_on(task: Task, systems: list[System], ids: np.ndarray) -> list[M.Outcomes]:
-    """Outcomes of each system on `ids`, sharing label, group and unit indexes so one weight matrix fits all."""
-    items = task.capability(ItemsFromPredictions)
-    absent = items.absent if items is not None else None
-    picked = [system.take(ids, absent) for system in systems]
-    labels = np.unique(np.concatenate([np.unique(p[key][p["answered"]] if key == "answer" else p[key])
-                                       for p in picked for key in ("gold", "answer")]))
-    first = picked[0]
-    groups, first_at, group = np.unique(first["group"], return_index=True, return_inverse=True)
-    unit = np.arange(len(ids))  # ids are unique (checked on loading)
-    if task.capability(Documents) is not None:  # documents, numbered in order of appearance as the evaluator numbers them
-        unit = np.argsort(np.argsort(first_at))[group]
-    outs = []
-    for p in picked:
-        pred = np.where(p["answered"], np.searchsorted(labels, p["answer"]), M.NO_ANSWER)
-        outs.append(M.Outcomes(np.searchsorted(labels, p["gold"]).astype(np.int64), pred.astype(np.int64),
-                               p["correct"], group.astype(np.int64), unit.astype(np.int64),
-                               labels.tolist(), groups.tolist()))
-    return outs
 
 
 def paired_stats(task: Task, outs: list[M.Outcomes], replicates: int, seed: int) -> list[Paired]:

@@ -29,7 +29,7 @@ from baselines.evaluation.extract import strict_rule
 from baselines.evaluation.scoring import MISSING_POLICIES, figures
 from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.io import open_text, read_json, read_jsonl, loads_strict
-from baselines.comparison.paired import outcomes_on
+from baselines.comparison.outcomes import outcomes_on
 from baselines.core.records import Reference
 from baselines.runs.overlap import overlap_note
 from baselines.runs.results_store import SAMPLES_FILE, references_digest
