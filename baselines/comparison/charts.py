@@ -2,20 +2,16 @@
 one system against the reference."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import io
 
 import numpy as np
 
 from baselines.core.errors import BaselinesError, unknown_name
+from baselines.comparison.compared import Compared
 from baselines.comparison.systems import System
 
-if TYPE_CHECKING:  # the type of what is drawn; leaderboard.py imports this module
-    from baselines.comparison.leaderboard import Comparison
 
-
-def scatter_system(comparison: Comparison, name: str | None) -> System:
+def scatter_system(comparison: Compared, name: str | None) -> System:
     """The system plotted per group against the reference: the one named, else the best other one."""
     others = [s for s in comparison.systems if s is not comparison.reference]
     if name is None:
@@ -42,7 +38,7 @@ def _png(figure) -> bytes:
     return buffer.getvalue()
 
 
-def interval_png(comparison: Comparison, partial_mark: str) -> bytes:
+def interval_png(comparison: Compared, partial_mark: str) -> bytes:
     """The main metric of each system (best on top) with its 95% bootstrap interval."""
     systems = comparison.systems[::-1]
     figure = _figure(7.5, 1.2 + 0.42 * len(systems))
@@ -65,7 +61,7 @@ def interval_png(comparison: Comparison, partial_mark: str) -> bytes:
     return _png(figure)
 
 
-def scatter_png(comparison: Comparison, system: System) -> bytes:
+def scatter_png(comparison: Compared, system: System) -> bytes:
     """Per-group accuracy of `system` against the reference on the items both answered; area ~ group size."""
     from baselines.comparison.paired import group_accuracy
 
@@ -95,7 +91,7 @@ def scatter_png(comparison: Comparison, system: System) -> bytes:
     return _png(figure)
 
 
-def cost_png(comparison: Comparison) -> bytes | None:
+def cost_png(comparison: Compared) -> bytes | None:
     """The main metric of each run against its seconds per 1,000 items (log scale), the Pareto front joined; None
     when fewer than two runs recorded a cost. Ours are measured CPU-seconds, an LLM's estimated A100-seconds."""
     from baselines.comparison.cost import pareto_front, run_cost

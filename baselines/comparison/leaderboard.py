@@ -15,10 +15,10 @@ run is there, and their coverage is over all references.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 
+from baselines.comparison.compared import Compared
 from baselines.comparison.markdown import to_markdown
 from baselines.comparison.paired import Paired, paired_all
 from baselines.comparison.render import COMPARE_MANIFEST
@@ -32,18 +32,8 @@ from baselines.runs.results_store import Variant, run_files
 from baselines.registry import ItemsFromPredictions, Task, get_task
 
 
-@dataclass
-class Comparison:
-    """Everything `baselines compare` shows and writes."""
-
-    task: Task
-    split: str
-    reference: System
-    systems: list[System]  # best main metric first; full runs, then in-sample (--allow-overlap) ones, then partial
-    paired: dict[str, Paired]
-    notes: list[str] = field(default_factory=list)
-    replicates: int = 1000
-    seed: int = 0  # of the paired bootstrap
+class Comparison(Compared):
+    """Everything `baselines compare` shows and writes, with its Markdown and a file it can be saved into."""
 
     def to_markdown(self) -> str:
         """The leaderboard (with the command behind each run), notes and breakdowns as Markdown: what

@@ -5,8 +5,7 @@ Every table is at most MAX_COLUMNS wide: a wider one (a breakdown with a column 
 that each repeat the columns naming the row."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from baselines.comparison.compared import Compared
 from baselines.comparison.cost import cost_legend
 from baselines.comparison.render import (breakdowns, details_display, footer, leaderboard_display, recorded_command,
                                          reproduce_lines,
@@ -14,8 +13,6 @@ from baselines.comparison.render import (breakdowns, details_display, footer, le
 from baselines.core.errors import BaselinesError
 from baselines.registry import ItemsFromPredictions
 
-if TYPE_CHECKING:  # the type of what is drawn; leaderboard.py imports this module
-    from baselines.comparison.leaderboard import Comparison
 
 MAX_COLUMNS = 8
 
@@ -49,7 +46,7 @@ def collapsible(summary: str, body: list[str], fold: bool) -> list[str]:
 COST_HOW = "how: docs/cost.md in the project's documentation"  # outside the docs site, where no link resolves
 
 
-def to_markdown(comparison: Comparison, command=recorded_command, fold: bool = False, cost_how: str = COST_HOW) -> str:
+def to_markdown(comparison: Compared, command=recorded_command, fold: bool = False, cost_how: str = COST_HOW) -> str:
     """The leaderboard, its legend and notes, the command behind each row (as `command` shows it), then the
     other figures and the breakdowns (`fold`: in collapsible blocks); `cost_how` points to the cost method (a
     link on the docs site's pages, plain text elsewhere)."""
@@ -71,7 +68,7 @@ def to_markdown(comparison: Comparison, command=recorded_command, fold: bool = F
     return "\n".join(lines).rstrip() + "\n"
 
 
-def reference_sentence(comparison: Comparison) -> str:
+def reference_sentence(comparison: Compared) -> str:
     task = comparison.task
     items = task.capability(ItemsFromPredictions)
     on = f"on the union of both systems' {items.name}" if items else "on the ids both were scored on"

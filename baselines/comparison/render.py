@@ -3,12 +3,11 @@
 Every figure comes from `System.figures`, recomputed from the samples (systems.py), never from a results file."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
 from pathlib import Path
 
 
+from baselines.comparison.compared import Compared
 from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
@@ -18,8 +17,6 @@ from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
 
-if TYPE_CHECKING:  # the type of what is rendered; leaderboard.py imports this module to render it
-    from baselines.comparison.leaderboard import Comparison
 
 COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
@@ -79,7 +76,7 @@ def reproduce_lines(named: list[tuple[str, System]], command) -> list[str]:
     return lines
 
 
-def leaderboard_records(comparison: Comparison, command=recorded_command) -> list[dict]:
+def leaderboard_records(comparison: Compared, command=recorded_command) -> list[dict]:
     """One raw row per system, best first: the leaderboard's CSV (`command`: System -> the command shown)."""
     records = []
     main = comparison.task.main_metric
@@ -108,7 +105,7 @@ def _cost_fields(system: System) -> dict:
             "cost_estimated": cost.estimate if cost else None}
 
 
-def leaderboard_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
+def leaderboard_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
     """The leaderboard's eight columns and formatted rows (percentages; differences in points): system, main
     metric and interval, Δ to the reference and its interval, n and cost. The other figures: details_display."""
     main = comparison.task.main_metric
@@ -131,7 +128,7 @@ def system_label(system: System) -> str:
     return system.name + producer + (f" {PARTIAL}" if system.partial else "")
 
 
-def details_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
+def details_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
     """The figures the leaderboard leaves out, per system: the other metrics, coverage, missing references and
     the p-values of the paired tests."""
     main = comparison.task.main_metric
@@ -155,7 +152,7 @@ def details_display(comparison: Comparison) -> tuple[list[str], list[list[str]]]
     return columns, rows
 
 
-def _difference_cells(comparison: Comparison, system: System, record: dict) -> list[str]:
+def _difference_cells(comparison: Compared, system: System, record: dict) -> list[str]:
     """Δ (with the shared items when not all), its interval, the bootstrap p and McNemar's p."""
     if system is comparison.reference:
         return ["reference", "", "", ""]
@@ -172,13 +169,13 @@ def _difference_cells(comparison: Comparison, system: System, record: dict) -> l
     return [_pts(record["difference"]) + shared, interval, p_boot, _p(record["p_mcnemar"])]
 
 
-def breakdowns(comparison: Comparison) -> list[Table]:
+def breakdowns(comparison: Compared) -> list[Table]:
     """The breakdown tables the task's record names (Task.breakdowns), one column per system."""
     tables = {"per_supergroup": _per_supergroup, "per_group": _per_group, "per_label": _per_label}
     return [tables[name](comparison) for name in comparison.task.breakdowns]
 
 
-def _per_supergroup(comparison: Comparison) -> Table:
+def _per_supergroup(comparison: Compared) -> Table:
     """Accuracy per supergroup (mean over its groups, and example-weighted), then over all."""
     systems, subtasks = comparison.systems, comparison.task.subtasks
     measures = (("mean_task_accuracy", f"mean over {subtasks.group_name}s"), ("accuracy", "example-weighted"))
@@ -192,7 +189,7 @@ def _per_supergroup(comparison: Comparison) -> Table:
                  [subtasks.supergroup_name, "measure", *(s.name for s in systems)], rows, text_columns=2)
 
 
-def _per_group(comparison: Comparison) -> Table:
+def _per_group(comparison: Compared) -> Table:
     """Accuracy per group, with its supergroup (when the task has them) and size."""
     systems, subtasks = comparison.systems, comparison.task.subtasks
     wider = [subtasks.supergroup_name] if subtasks.supergroup else []
@@ -204,7 +201,7 @@ def _per_group(comparison: Comparison) -> Table:
                  [subtasks.group_name, *wider, "n", *(s.name for s in systems)], rows, text_columns=1 + len(wider))
 
 
-def _per_label(comparison: Comparison) -> Table:
+def _per_label(comparison: Compared) -> Table:
     """F1 per label, labels by support (the reference's first), ties by name: the same order in every run. Each
     label is shown as the prompt offered it (SCALR: "B (1)")."""
     systems, first = comparison.systems, [comparison.reference, *comparison.systems]
@@ -220,7 +217,7 @@ def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
     return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
 
 
-def footer(comparison: Comparison) -> list[str]:
+def footer(comparison: Compared) -> list[str]:
     """What the leaderboard's marks and columns mean, when a run needs it."""
     lines = []
     if any(s.partial for s in comparison.systems):
@@ -242,7 +239,7 @@ def footer(comparison: Comparison) -> list[str]:
     return lines
 
 
-def print_comparison(comparison: Comparison) -> None:
+def print_comparison(comparison: Compared) -> None:
     """Leaderboard, notes and breakdowns as rich tables on the terminal."""
     from rich.console import Console
     from rich.table import Table as RichTable
