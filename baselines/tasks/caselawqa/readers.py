@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from baselines.tasks.caselawqa.windows import chunked_map
+
 ROLE = re.compile(r"\b(petitioners?|respondents?|appellants?|appellees?)\b", re.I)
 SIDE = {"petitioner": "pet", "appellant": "pet", "respondent": "res", "appellee": "res"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -166,6 +168,4 @@ def _reader_chunk(texts: list[str], view: str) -> list[str]:
 
 def reader_texts(texts: list[str], view: str, n_jobs: int = 1) -> list[str]:
     """The `view` reader text of each opinion, in chunks run in parallel."""
-    from baselines.tasks.caselawqa.windows import chunked_map
-
     return chunked_map(_reader_chunk, texts, n_jobs, view)
