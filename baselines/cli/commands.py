@@ -13,9 +13,10 @@ from baselines.cli.errors import fail, reported
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
                                    OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
                                    default_name, formats_help, load_options, method_from, task_options,
-                                   texts_help, with_data, earlier_name, deprecated)
+                                   with_data, earlier_name, deprecated)
+from baselines.cli.tools import export_app, speed_app
 from baselines.core.progress import silenced, stage
-from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
+from baselines.registry import RawText, option_help, tasks_with
 from baselines.runs.options import name_list
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -289,97 +290,10 @@ def download_command(task: str = typer.Argument(..., help="Task name."),
     typer.echo(f"downloaded {task} into {folder}" + ("" if dest is None or dest == home else f"; use --data-dir {dest}"))
 
 
-export_app = typer.Typer(no_args_is_help=True, help="Write a benchmark's items for other evaluation tools.")
 app.add_typer(export_app, name="export")
-
-
-@export_app.command("lm-eval")
-@reported
-def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks_with(LmEvalExport))),
-                           out: Path = typer.Option(..., "--out", help="Folder to write (refused if not empty, unless --force; a symbolic link, file or device is refused)."),
-                           data_dir: Optional[Path] = DataDir,
-                           split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
-                           max_chars: Optional[int] = typer.Option(None, "--max-chars", help=option_help("--max-chars")),
-                           window: Optional[int] = typer.Option(None, "--window", help=option_help("--window")),
-                           prompt: Optional[str] = typer.Option(None, "--prompt", help="Whose prompt the documents use: " + option_help("--prompt")),
-                           subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
-                           force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write."),
-                           count_tokens: bool = typer.Option(False, "--count-tokens", help="Also count each run's prompt tokens (cl100k_base BPE, as the LLM cost estimate does) and say the mean per document."),
-                           quiet: bool = Quiet):
-    """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
-    from baselines.export.lm_eval import EXTRA, commands, export_lm_eval, harness_installed
-
-    subtasks = subtasks or earlier_name("--tasks", "--subtasks", tasks_alias)
-    task_options(task, subtasks=subtasks)
-    with silenced(quiet):
-        export = export_lm_eval(task, data_dir, out, split=split, max_chars=max_chars, window=window,
-                                prompt=prompt, force=force, load_options=load_options(subtasks),
-                                count_tokens=count_tokens)
-    typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
-    for note in export.said():
-        typer.echo(f"  {note}")
-    for line in commands(export, data_dir):
-        typer.echo(f"  {line}")
-    if not harness_installed():
-        typer.echo(f"note: lm-evaluation-harness is not installed here; to run these tasks: {EXTRA}")
-
-
-speed_app = typer.Typer(no_args_is_help=True, help="Measure speed and fidelity of parts of the package.")
 app.add_typer(speed_app, name="speed")
 app.add_typer(speed_app, name="benchmark", hidden=True,  # its earlier name
               callback=lambda: deprecated("`baselines benchmark`", "`baselines speed`"))
-
-
-@speed_app.command("encoders")
-@reported
-def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional[str] = Encoder,
-                           n: int = typer.Option(2000, "--n", help="First N texts of the corpus to encode."),
-                           texts: Optional[str] = typer.Option(None, "--texts", help=texts_help()),
-                           repeats: int = typer.Option(3, "--repeats", help="Interleaved timed runs per backend."),
-                           out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
-    """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's; with
-    the CPU and its load average before and after, and a warning when other work shared the cores."""
-    from baselines.core.io import writable_target
-    from baselines.core.machine import disturbance_warning
-    from baselines.encoders.speed import encoder_speed, render_speed, write_speed_report
-
-    if out is not None:
-        writable_target(out)  # a device or FIFO is refused before the speed test, not after it
-    report = encoder_speed(data_dir, encoder, n=n, repeats=repeats, task=texts)
-    typer.echo(render_speed(report))
-    if report["disturbed"]:
-        typer.echo(disturbance_warning(report["disturbed"]), err=True)
-    if out is not None:
-        typer.echo(f"wrote {write_speed_report(report, out)}")
-
-
-@speed_app.command("predict")
-@reported
-def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' | '.join(tasks_with(RawText))})."),
-                          source: str = typer.Argument(..., metavar="INPUT", help=PredictInput),
-                          n: Optional[int] = typer.Option(None, "--n", help="Only the first N readable documents."),
-                          model: Optional[Path] = ModelFolder, method: Optional[str] = Method,
-                          segmenter: Optional[str] = Segmenter, subtasks: Optional[str] = Subtasks, data_dir: Optional[Path] = DataDir,
-                          models_dir: Optional[Path] = ModelsDir,
-                          out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
-    """Documents/s and sentences/s (answers/s) of `baselines predict` end to end, nothing cached; for a model that
-    encodes sentences, also the encoder's own speed on the same sentences and the ratio of the two; with the CPU
-    and its load average before and after, and a warning when other work shared the cores."""
-    from baselines.core.io import writable_target
-    from baselines.core.machine import disturbance_warning
-    from baselines.encoders.speed import write_speed_report
-    from baselines.runs.corpus_speed import predict_speed, render_predict_speed
-
-    predict_task(task, "local", segmenter)
-    task_options(task, subtasks=subtasks)
-    if out is not None:
-        writable_target(out)
-    report = predict_speed(task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks), n=n)
-    typer.echo(render_predict_speed(report))
-    if report["disturbed"]:
-        typer.echo(disturbance_warning(report["disturbed"]), err=True)
-    if out is not None:
-        typer.echo(f"wrote {write_speed_report(report, out)}")
 
 
 def main() -> None:  # pragma: no cover - console entry
