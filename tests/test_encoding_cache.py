@@ -81,3 +81,20 @@ def test_uncached_encoding_neither_reads_nor_writes_the_cache(fake, tmp_path, mo
     with encoders.uncached():
         encoders.encode(TEXTS, "fake", progress=False, backend="torch")
     assert fake.calls == 9  # inside, the cache is not read either
+
+
+def test_a_timed_step_records_what_the_cache_served_and_the_table_says_so(fake, tmp_path):
+    """A prediction that reads its encodings back costs less than one that computes them: the stopwatch records
+    how many were served, and the cost cell of a table names the share."""
+    from baselines.comparison.cost import Cost
+    from baselines.runs.cost import Stopwatch
+
+    cold, warm = Stopwatch(), Stopwatch()
+    with cold:
+        EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS, progress=False)
+    with warm:
+        EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS[:2] + ["A new sentence."], progress=False)
+    assert cold.caches == {"sentence encodings": {"served": 0, "computed": 3}}
+    assert warm.caches == {"sentence encodings": {"served": 2, "computed": 1}}
+    assert Cost(8.7, "CPU", False, cache_served=2 / 3).cell() == "8.7 CPU-s (67% from cache)"
+    assert Cost(8.7, "CPU", False, cache_served=0.05).cell() == "8.7 CPU-s"  # RR's repeated sentences: not marked

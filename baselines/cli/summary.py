@@ -53,7 +53,7 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         predict = cost["predict"]
         console.print(f"cost: predicting {cost['items']:,} items took {predict['wall_seconds']:.2f} s wall, "
                       f"{predict['cpu_seconds']:.2f} s CPU ({predict['cpu_seconds_per_1000']:.2f} CPU-s per 1,000 "
-                      f"items{', fitting included' if predict.get('includes_fitting') else ''}); start-up "
+                      f"items{', fitting included' if predict.get('includes_fitting') else ''}{cache_said(predict)}); start-up "
                       f"{cost['startup_seconds']:.1f} s, loading {cost['model_load_seconds'] + cost['data_load_seconds']:.1f}"
                       f" s apart; CPU {cost['machine']['cpu']}")
     elif cost.get("estimate") and cost.get("gpu_seconds_per_1000") is not None:
@@ -80,6 +80,15 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     elif result.per_label:
         shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
         _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def cache_said(predict: dict) -> str:
+    """"; 2,879 of 2,879 sentence encodings read from the cache" when the on-disk caches served any of the
+    prediction's work (its cost is then less than computing it would be)."""
+    caches = predict.get("caches") or {}
+    parts = [f"{used['served']:,} of {used['served'] + used['computed']:,} {kind} read from the cache"
+             for kind, used in sorted(caches.items()) if used["served"]]
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def overlap_line(overlap: dict) -> str | None:

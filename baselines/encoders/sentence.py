@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from baselines.core import progress
+from baselines.core import cache_use, progress
 from baselines.core.errors import BaselinesError
 from baselines.encoders.names import DEFAULT_ENCODER, encoder_key, resolve_encoder  # noqa: F401  (re-exported)
 from baselines.encoders.onnx_backend import DEFAULT_BACKEND
@@ -116,6 +116,7 @@ class EncodingCache:
         """(len(texts), dim) float32 unit vectors, encoding only texts not cached yet."""
         keys = [_text_key(text) for text in texts]
         todo = list(dict.fromkeys(k for k in keys if k not in self.index))
+        cache_use.note("sentence encodings", len(keys) - len(todo), len(todo))
         if todo:
             first = {k: t for k, t in zip(keys, texts)}
             vectors = self._encode_new([first[k] for k in todo], batch_size, progress)
@@ -183,6 +184,7 @@ def encode(texts: list[str], encoder: str | None = None, max_seq_length: int | N
         fresh = EncodingCache(encoder, max_seq_length, backend=backend, read=False)
         if not texts:
             return np.zeros((0, fresh.dimension()), dtype=np.float32)
+        cache_use.note("sentence encodings", 0, len(texts))
         return fresh._encode_new(list(texts), batch_size, progress).astype(np.float32)
     return EncodingCache(encoder, max_seq_length, backend=backend).encode(texts, batch_size=batch_size,
                                                                           progress=progress)

@@ -5,7 +5,8 @@ model folder recorded, and the machine (CPU model as `lscpu` names it, cores, lo
 CPU seconds are user + system time of this process (every thread) and of its child processes (training and
 prediction workers, whether they finished during the step or are still running), so a step spread over two cores shows about twice its wall time.
 `--cv` runs fit a model in every fold inside the prediction step: their prediction cost includes that fitting, and
-says so (`includes_fitting`)."""
+says so (`includes_fitting`). What the on-disk caches of per-item work (sentence encodings, TF-IDF rows) served
+during the prediction is recorded beside it (`caches`): a step they served cost less than computing would."""
 from __future__ import annotations
 
 import contextlib
@@ -16,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baselines.core import cache_use
 from baselines.core.machine import cpu_model, load_1min, machine_record
 from baselines.core.provenance import PROCESS_START, peak_memory_mib
 
@@ -53,18 +55,24 @@ def _children(pid: int) -> list[int]:
 
 @dataclass
 class Stopwatch:
-    """Wall and CPU seconds of the `with` blocks it times, added up."""
+    """Wall and CPU seconds of the `with` blocks it times, added up, and what the on-disk caches served in them."""
     wall: float = 0.0
     cpu: float = 0.0
+    caches: dict = field(default_factory=dict)  # kind -> {"served": n, "computed": m} (baselines.core.cache_use)
     _started: tuple[float, float] = field(default=(0.0, 0.0), repr=False)
+    _tally: dict = field(default_factory=dict, repr=False)
 
     def __enter__(self) -> "Stopwatch":
-        self._started = (time.perf_counter(), cpu_seconds())
+        self._started, self._tally = (time.perf_counter(), cpu_seconds()), cache_use.tally()
         return self
 
     def __exit__(self, *exc) -> None:
         self.wall += time.perf_counter() - self._started[0]
         self.cpu += cpu_seconds() - self._started[1]
+        for kind, counts in cache_use.since(self._tally).items():
+            added = self.caches.setdefault(kind, {"served": 0, "computed": 0})
+            added["served"] += counts["served"]
+            added["computed"] += counts["computed"]
 
 
 @dataclass
@@ -88,7 +96,7 @@ class RunClock:
             "predict": {"wall_seconds": round(self.predict.wall, 3), "cpu_seconds": round(self.predict.cpu, 3),
                         "wall_seconds_per_1000": round(self.predict.wall * per_1000, 3),
                         "cpu_seconds_per_1000": round(self.predict.cpu * per_1000, 3),
-                        "includes_fitting": includes_fitting},
+                        "includes_fitting": includes_fitting, "caches": self.predict.caches},
             "startup_seconds": round(max(self.started - PROCESS_START, 0.0), 3),
             "model_load_seconds": round(self.model.wall, 3),
             "data_load_seconds": round(self.data.wall, 3),

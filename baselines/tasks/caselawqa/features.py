@@ -12,11 +12,13 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from baselines.core import cache_use
 from baselines.core.params import Each, Range, Sklearn
 from baselines.core.paths import cache_root
 from baselines.methods.plain_state import load_plain, save_plain
 
 CHUNK = 256  # opinions hashed at a time
+TFIDF_ROWS = "TF-IDF rows"  # what cache_use counts: opinions whose rows were read back or computed
 
 
 @dataclass
@@ -140,10 +142,13 @@ def cached_fit(texts: list[str], keys: list[str], spec: TfidfSpec, use_cache: bo
 def cached_transform(features: TfidfFeatures, texts: list[str], keys: list[str], use_cache: bool = True) -> sp.csr_matrix:
     """features.transform(texts), reloaded from the cache for the same opinions and fitted features."""
     if not use_cache:
+        cache_use.note(TFIDF_ROWS, 0, len(texts))
         return features.transform(texts)
     path = cache_root() / "caselawqa-tfidf" / f"rows-{_rows_name(features, keys)}.npz"
     if path.is_file():
+        cache_use.note(TFIDF_ROWS, len(keys), 0)
         return sp.load_npz(path).tocsr()
+    cache_use.note(TFIDF_ROWS, 0, len(texts))
     matrix = features.transform(texts)
     _save_rows(matrix, path)
     return matrix
