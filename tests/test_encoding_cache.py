@@ -98,3 +98,7 @@ def test_a_timed_step_records_what_the_cache_served_and_the_table_says_so(fake, 
     assert warm.caches == {"sentence encodings": {"served": 2, "computed": 1}}
     assert Cost(8.7, "CPU", False, cache_served=2 / 3).cell() == "8.7 CPU-s (67% from cache)"
     assert Cost(8.7, "CPU", False, cache_served=0.05).cell() == "8.7 CPU-s"  # RR's repeated sentences: not marked
+    from baselines.cli.summary import cache_said
+
+    assert cache_said({"caches": warm.caches}) == "; 2 of 3 sentence encodings read from the cache"
+    assert cache_said({"caches": cold.caches}) == "" and cache_said({}) == ""
