@@ -24,6 +24,7 @@ def test_an_eval_records_its_steps_apart_and_the_training_cost_of_its_model(tmp_
                                str(train_file(tmp_path))]).exit_code == 0
     model = json.loads((tmp_path / "models" / "rr" / "majority" / "config.json").read_text())
     assert model["train_seconds"] >= 0 and model["train_cpu_seconds"] >= 0 and model["cpu"]
+    assert set(model["train_load_1min"]) == {"before", "after"}
     test = tmp_path / "test.jsonl"
     test.write_text(json.dumps({"id": "t", "sentences": UNSEEN, "labels": ["PREAMBLE", "FAC", "ANALYSIS"]}) + "\n")
     result = runner.invoke(app, ["eval", "rr", "--method", "majority", "--test-file", str(test)])

@@ -108,10 +108,12 @@ class RunClock:
         }
 
 
-def training_record(stopwatch: Stopwatch) -> dict:
-    """What a model folder keeps of its training: wall and CPU seconds, peak memory, the CPU it ran on."""
+def training_record(stopwatch: Stopwatch, load_before: float | None = None) -> dict:
+    """What a model folder keeps of its training: wall and CPU seconds, peak memory, the CPU it ran on and the
+    1-minute load average before and after it (other work on the cores slows a training down)."""
     return {"train_seconds": round(stopwatch.wall, 2), "train_cpu_seconds": round(stopwatch.cpu, 2),
-            "peak_memory_mib": peak_memory_mib(), "cpu": cpu_model()}
+            "peak_memory_mib": peak_memory_mib(), "cpu": cpu_model(),
+            "train_load_1min": {"before": load_before, "after": load_1min()}}
 
 
 def training_cost(model_folder: Path | None) -> dict | None:
@@ -123,4 +125,5 @@ def training_cost(model_folder: Path | None) -> dict | None:
     if "train_seconds" not in saved:
         return None
     return {"wall_seconds": saved["train_seconds"], "cpu_seconds": saved.get("train_cpu_seconds"),
-            "peak_memory_mib": saved.get("peak_memory_mib"), "cpu": saved.get("cpu")}
+            "peak_memory_mib": saved.get("peak_memory_mib"), "cpu": saved.get("cpu"),
+            "load_average_1min": saved.get("train_load_1min")}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
+from baselines.core.machine import load_1min
 from baselines.core.paths import data_root, models_root, results_root
 from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests
@@ -59,10 +60,11 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
     trained_on = {"split": split, "file": str(train_file) if train_file else None, "n": len(records),
                   "val_n": len(val or [])}
     fit_items = item_digests([*records, *(val or [])], task)
+    load_before = load_1min()
     with Stopwatch() as fitting, progress.stage(f"fitting {method_name} on {len(records):,} items"):
         method.fit(records, val)
     with progress.stage(f"saving the model into {folder}"):
-        method.save(folder, extra={"trained_on": trained_on, **training_record(fitting)},
+        method.save(folder, extra={"trained_on": trained_on, **training_record(fitting, load_before)},
                     records={FIT_ITEMS_FILE: fit_items})
     return folder
 
