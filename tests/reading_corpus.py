@@ -1,14 +1,20 @@
-"""The reasoning-outputs corpus (fixtures/reasoning/): 890 generations written in the styles reasoning models
-write (eliminations, rejections, corrections, hedges, hypotheticals, analyses cut off, continuations of a few-shot
-prompt, truncated generations), each with the answer a careful reader takes, or none: 430 from hand-written
-templates on SCALR, CaselawQA and RR label sets ("source": "templates"), and 460 written apart from the
-extractor's code, by writers who never read it (220 on SCALR's letters, then 240 on SCALR's digits, a CaselawQA
-task and RR: "independent"). Read here by our extractor, and by lm-evaluation-harness's own filters as its generative multiple-choice
-tasks configure them (mmlu flan_cot_zeroshot's strict-match regex, and the flexible-extract multi_choice_regex
-of mmlu and gpqa, each followed by take_first).
+"""The reasoning-outputs corpus (fixtures/reasoning/): generations written in the styles models write, each with
+the answer a careful reader takes, or none.
 
-Run as a script (`python tests/reading_corpus.py`, with the dev extra installed) it writes the counts by style to
-docs/notes/reading-corpus.json and prints the table of the evaluator page."""
+- generations.jsonl, 890: 430 from hand-written templates on SCALR, CaselawQA and RR label sets ("source":
+  "templates"), and 460 written apart from the reader's code, by writers who never read it ("independent").
+- families.jsonl, 1,297: three sets written apart from the code for reader version 6, each by a writer who saw
+  neither the code nor the other sets ("families-a", "-b", "-c"): reasoning sections, someone else's choice,
+  verdicts in unusual words, other languages, checklists and rankings, repeated statements, corrections, quoted
+  choice texts, small-model noise, structured outputs. Set c was read once before any change it prompted; its
+  first reading is on the evaluator page. A row marked "disputed" says why its reading is open to question.
+
+Read here by our reader, and by lm-evaluation-harness's own filters as its generative multiple-choice tasks
+configure them (mmlu flan_cot_zeroshot's strict-match regex, and the flexible-extract multi_choice_regex of mmlu
+and gpqa, each followed by take_first).
+
+Run as a script (`python tests/reading_corpus.py`, with the dev extra installed) it writes the counts by source and
+style to docs/notes/reading-corpus.json and prints the table of the evaluator page."""
 from __future__ import annotations
 
 import json
@@ -24,18 +30,22 @@ HARNESS_STRICT = (r"((?<=The answer is )(.*)(?=.)|(?<=answer is )(.*)(?=.)|(?<=T
 HARNESS_FLEXIBLE = {"regex_pattern": r"(\([A-Z]\))", "group_select": -1, "ignore_case": True,
                     "ignore_punctuation": True}  # mmlu flan_cot_zeroshot and gpqa, flexible-extract
 READERS = ("ours", "harness strict-match", "harness flexible-extract")
+SOURCES = ("templates", "independent", "families-a", "families-b", "families-c")
+
+
+FILES = ("generations.jsonl", "families.jsonl")
 
 
 def corpus() -> tuple[dict, list[dict]]:
     """(contexts by name, generations): each generation names its context (task, labels, spellings, choices)."""
     contexts = json.loads((FOLDER / "contexts.json").read_text(encoding="utf-8"))
-    rows = [json.loads(line) for line in (FOLDER / "generations.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [json.loads(line) for name in FILES for line in (FOLDER / name).read_text(encoding="utf-8").splitlines()]
     return contexts, rows
 
 
 def ours(row: dict, context: dict) -> tuple[str | None, str | None]:
     """(answer, rule) of our extractor, as `baselines score` reads the row."""
-    from baselines.evaluation.extract import extract_with_rule
+    from baselines.evaluation.reading import extract_with_rule
     from baselines.evaluation.scoring import task_openers
     from baselines.registry import get_task
 
@@ -78,10 +88,11 @@ def outcome(got: str | None, expected: str | None) -> str:
 
 
 def tally(rows: list[dict], readings: dict[str, list[str | None]]) -> dict[str, dict]:
-    """{style: {"n": n, reader: {"right", "none", "wrong"}}}, and "all"."""
+    """{group: {"n": n, reader: {"right", "none", "wrong"}}}: each source, each style of the first corpus, "all"."""
     table: dict[str, dict] = {}
     for k, row in enumerate(rows):
-        for style in (row["style"], f"all written {row['source']}", "all"):
+        styles = (row["style"],) if row["source"] in ("templates", "independent") else ()
+        for style in (*styles, f"all {row['source']}", "all"):
             entry = table.setdefault(style, {"n": 0, **{reader: Counter() for reader in readings}})
             entry["n"] += 1
             for reader, answers in readings.items():
@@ -94,7 +105,9 @@ def markdown(table: dict[str, dict]) -> str:
     """The evaluator page's table: per style, right / none / wrong of each reader."""
     header = ["style", "n", *(f"{reader}: right / none / wrong" for reader in READERS)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for style, entry in sorted(table.items(), key=lambda item: (item[0].startswith("all"), -item[1]["n"], item[0])):
+    order = {f"all {source}": rank for rank, source in enumerate(SOURCES)}
+    for style, entry in sorted(table.items(), key=lambda item: (item[0].startswith("all"), order.get(item[0], 9),
+                                                                -item[1]["n"], item[0])):
         cells = [f"{entry[reader].get('right', 0)} / {entry[reader].get('none', 0)} / {entry[reader].get('wrong', 0)}"
                  for reader in READERS]
         lines.append("| " + " | ".join([f"**{style}**" if style.startswith("all") else style, str(entry["n"]), *cells])

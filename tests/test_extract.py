@@ -1,7 +1,7 @@
 """The raw-generation answer extractor, on the forms LLMs really write."""
 import pytest
 
-from baselines.evaluation.extract import extract_answer
+from baselines.evaluation.reading import extract_answer
 
 LETTERS = list("ABCDE")
 SCALR_ALIASES = {letter: str(i) for i, letter in enumerate("ABCDE")}
@@ -58,7 +58,7 @@ def test_label_names_for_rhetorical_roles():
 # Extractor v2: one table of phrasings in the styles of several model families, one table of traps.
 
 from baselines.evaluation.scoring import answer_and_rule, score_predictions  # noqa: E402
-from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule  # noqa: E402
+from baselines.evaluation.reading import EXTRACTOR_VERSION, extract_with_rule  # noqa: E402
 from baselines.core.records import ChoiceItem, Reference  # noqa: E402
 from baselines.registry import get_task  # noqa: E402
 
@@ -111,7 +111,7 @@ def extract(raw, task):
     ("I believe the answer is (E) here.", "letters", "E"),
     ("Answer: I think it is C", "letters", "C"), ("The answer is I believe D", "letters", "D"),
     ("After weighing everything, the answer is a close call. I'd pick D", "scalr", "3"),
-    ("The final answer is a difficult one, but probably C", "scalr", "2"),
+    ("The final answer is a difficult one, but probably C", "scalr", None),  # the statement's value is no choice
     # lowercase and the article-like "a" at the very end
     ("the answer is b", "letters", "B"), ("The answer is a.", "letters", "A"),
     # the label opens the generation
@@ -155,9 +155,9 @@ def test_phrasings_of_several_model_families(raw, task, expected):
     ("I agree with the lower court.", "letters", None), ("I think so.", "letters", None),
     ("I'd say D", "letters", "D"),
     # abbreviations
-    ("The final answer is e.g. D", "letters", "D"), ("i.e.", "letters", None),
+    ("The final answer is e.g. D", "letters", None), ("i.e.", "letters", None),  # an example is no commitment
     ("The answer is, e.g., not obvious.", "letters", None),
-    ("The answer is the first one, i.e. A", "letters", "A"),
+    ("The answer is the first one, i.e. A", "letters", None),  # an ordinal is not read
     ("The U.S.C. provision applies.", "letters", None),
     # several labels, negations
     ("Option A or B", "letters", None), ("A, B, or C", "letters", None), ("The answer is B and C", "letters", None),
@@ -190,7 +190,7 @@ def test_traps_never_yield_another_label(raw, task, intended):
     ("So we get \\boxed{A}", ("A", "boxed")),
     ("The answer is A, B, or C", (None, "answer_is:several")),
     ("I'd pick C", ("C", "pick")),
-    ("C is correct", ("C", "is_correct")),
+    ("C is correct", ("C", "verdict")),
     ("B. Federal courts lack jurisdiction", ("B", "leading")),
     ("Everything considered, C.", ("C", "ending")),
     ("no answer here", (None, None)),
@@ -233,7 +233,7 @@ HOLDINGS = [f"holding that statute {k} reaches the conduct of party {k}" for k i
     ("3 (D)", ("3", "ending")), ("The answer is D, i.e. choice 3", ("3", "answer_is")),
     ("The most relevant holding is 3.", ("3", "answer_is")),
     ("3 (C)", (None, "ending:several")), ("Answer: 3 (C)", (None, "answer_is:several")),
-    ("D: 2", (None, "leading:several")), ("The final answer is D, which is 2.", (None, "final_answer:several")),
+    ("D: 2", (None, "ending:several")), ("The final answer is D, which is 2.", (None, "final_answer:several")),
     (f'3: "{HOLDINGS[2]}"', (None, "leading:several")),  # digit 3, holding of choice 2
     (f"D. {HOLDINGS[1]}", (None, "leading:several")),
     ("The answer is D, 2 cases agree", ("3", "answer_is")),  # a number before other words is no label

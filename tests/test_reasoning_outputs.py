@@ -189,7 +189,7 @@ HOLDINGS = [f"holding that statute {k} reaches the conduct of party {k}" for k i
 
 @pytest.mark.parametrize("dash", ["—", "–", ":"])
 def test_a_dash_after_a_label_reads_as_a_colon(dash):
-    from baselines.evaluation.extract import extract_with_rule
+    from baselines.evaluation.reading import extract_with_rule
 
     aliases = get_task("scalr").aliases
     labels = [str(k) for k in range(5)]

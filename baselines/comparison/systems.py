@@ -25,7 +25,7 @@ import numpy as np
 
 from baselines.evaluation import metrics as M
 from baselines.core.errors import DataError
-from baselines.evaluation.extract import strict_rule
+from baselines.evaluation.reading import strict_rule
 from baselines.evaluation.scoring import MISSING_POLICIES, figures
 from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.io import open_text, read_json, read_jsonl, loads_strict

@@ -9,8 +9,8 @@ import numpy as np
 
 from baselines.evaluation import metrics as M
 from baselines.core.errors import BaselinesError
-from baselines.evaluation.continuation import GENERIC_OPENERS
-from baselines.evaluation.extract import EXTRACTOR_VERSION, extract_with_rule
+from baselines.evaluation.reading.sections import GENERIC_OPENERS
+from baselines.evaluation.reading import EXTRACTOR_VERSION, extract_with_rule
 from baselines.evaluation.predictions import shown_id
 from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.records import Reference
@@ -40,7 +40,7 @@ class Result:
     producer: str = "ours"  # who produced the predictions: "ours" (a method of this package), "llm", or "other"
     variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
     meta: dict = field(default_factory=dict)  # config, versions, commit, time, memory: see provenance.py
-    extractor_version: str = EXTRACTOR_VERSION  # rules that read raw generations (baselines/evaluation/extract.py)
+    extractor_version: str = EXTRACTOR_VERSION  # the reader of raw generations (baselines/evaluation/reading/)
     strict: dict | None = None  # each metric when only explicit answers count (strict_reading.py); None: no raw text
     truncated: int = 0  # generations cut off by their token limit (a batch file's finish_reason or stop_reason)
 
@@ -108,7 +108,7 @@ def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
 
 @functools.lru_cache(maxsize=256)
 def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]):
-    from baselines.evaluation.answer_words import Matcher
+    from baselines.evaluation.reading.words import Matcher
 
     return Matcher(labels, dict(aliases))
 

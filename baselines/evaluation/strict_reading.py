@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from baselines.evaluation import metrics as M
-from baselines.evaluation.extract import strict_rule
+from baselines.evaluation.reading import strict_rule
 
 
 def strict_mask(samples: list[dict]) -> np.ndarray | None:

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 class ContinuationOpeners(Protocol):
     """The line openers of a task's prompts: a generation's text from one of them on continues the prompt and is
-    not read (baselines.evaluation.continuation)."""
+    not read (baselines.evaluation.reading.sections)."""
 
     def __call__(self) -> Sequence[str]: ...
 

@@ -9,7 +9,7 @@ counted, not errors. A response becomes one of the item's labels by:
 2. it is one non-Latin character (Llama-family runs on tasks with more than 26 choices answer with
    one CJK character per choice): its position k among the row's `logprobs` keys, which follow the
    choice order, gives the item's k-th label;
-3. anything else goes, unchanged, to the common raw-text extractor (baselines/evaluation/extract.py), which
+3. anything else goes, unchanged, to the common reader of raw generations (baselines/evaluation/reading/), which
    may find no answer: the model's miss, counted in coverage.
 
 The row's `ground_truth` is mapped the same way and compared with our gold answer; disagreements

@@ -14,8 +14,8 @@ LAWMA_INSTRUCTION_START = "What follows is an opinion from"  # how each of Lawma
 
 def continuation_openers() -> tuple[str, ...]:
     """Lines that open a new example in Lawma's prompt: where a generation that goes on writing the prompt stops
-    answering (baselines.evaluation.continuation)."""
-    return ("Question:", LAWMA_INSTRUCTION_START)
+    answering (baselines.evaluation.reading.sections)."""
+    return ("Question:", "Case:", LAWMA_INSTRUCTION_START)
 
 
 def instruction_of(item: ChoiceItem) -> str:

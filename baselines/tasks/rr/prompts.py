@@ -28,7 +28,7 @@ RR_ASK = "Which rhetorical role does the marked sentence have? Answer with the r
 
 def continuation_openers() -> tuple[str, ...]:
     """Lines that open a new example in our RR prompt: where a generation that goes on writing the prompt stops
-    answering (baselines.evaluation.continuation)."""
+    answering (baselines.evaluation.reading.sections)."""
     return ("Question:", "Roles:", "Sentences:", "Sentence:", RR_INTRO.split(".")[0])
 
 

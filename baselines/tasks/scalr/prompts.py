@@ -34,7 +34,7 @@ LEGALBENCH_INSTRUCTION = "Given the following question presented in a court case
 
 def continuation_openers() -> tuple[str, ...]:
     """Lines that open a new example in either prompt: where a generation that goes on writing the prompt
-    stops answering (baselines.evaluation.continuation)."""
+    stops answering (baselines.evaluation.reading.sections)."""
     return ("Question:", "Choices:", LEGALBENCH_INSTRUCTION, SCALR_INTRO.split(" and ")[0])
 
 

@@ -1,12 +1,12 @@
-"""The choices' texts, for the answer extractor (`baselines.evaluation.extract`): which choice a generation's words
+"""The choices' texts, for the reader (`baselines.evaluation.reading`): which choice a generation's words
 are the text of ("State Agency"), and which choice the words after a label restate ('3: "holding that ..."')."""
 from __future__ import annotations
 
 import functools
 from collections import Counter
 
-from baselines.evaluation.answer_tokens import Text
-from baselines.evaluation.answer_words import normal_text
+from baselines.evaluation.reading.text import Text
+from baselines.evaluation.reading.words import normal_text
 
 RESTATED_CHARS = 12  # the shortest choice text, or start of one, that counts as naming that choice after a label
 

@@ -1,4 +1,4 @@
-"""The words of a generation, for the answer extractor (`baselines.evaluation.extract`): tokens and the labels
+"""The words of a generation, for the reader (`baselines.evaluation.reading`): tokens and the labels
 they may stand for.
 
 A generation is cut into tokens: words (`I'd`, `H-1B` and `ARG_PETITIONER` are one word each),

@@ -1,34 +1,20 @@
-"""What each word of a generation means where it stands, for the answer extractor (`baselines.evaluation.extract`).
-
-A generation is cut into tokens and its words matched to labels by `baselines.evaluation.answer_words`;
-`Text` then says whether a word stands as a label where it is (see the module docstring of
-`baselines.evaluation.extract`).
-The positions rules look for (next word, sentence break, word standing as a label) are listed once
-per text and found by bisection, and what a word means where it stands (`label_at`, `stands`) is worked out
-once per word, so a generation is read in time about linear in its length: a few passes over its tokens.
-A list of labels joined as alternatives ("A or A or ..." over a whole generation) is walked at most once in
-each direction, up to its second distinct label.
-"""
+"""What each word of a generation is where it stands: the tokens of one text, with the positions the committing
+forms look for (next word, sentence break, label word) listed once and found by bisection, and what a word means
+where it stands (`label_at`, `stands`) worked out once per word, so a generation is read in time about linear in its
+length."""
 from __future__ import annotations
 
 from bisect import bisect_left
 from functools import cached_property
 from itertools import accumulate
 
-from baselines.evaluation.answer_words import DECORATION, Matcher, Token, normal_text, numbering, tokens_of
-from baselines.evaluation.stance import Stances
+from baselines.evaluation.reading.words import DECORATION, Matcher, Token, normal_text, tokens_of
 
 OPENERS = set("([{<*_`'\"$")
 CLOSERS = set(")]}>*_`'\"$")
 STOPS = set(".):;]}!?—–")  # a dash after a label reads as a colon: "3 — holding that ..."
 BREAKS = set(".!?")
-JOINING_MARKS = set(",/&+")
 GLUE_MARKS = set("([.")
-CONNECTORS = {"or", "and", "vs", "versus"}
-APPOSING_MARKS = set("()[]{}:-=–—*_`'\",")  # between a label and the same label in another numbering: "3 (D)"
-RESTATING = {"i.e.", "ie", "namely", "viz", "which", "is", "that"}  # "D, i.e. choice 3", "D, which is 3."
-APPOSED_SPAN = 6  # tokens looked at on each side for it
-HEDGES = {"either", "possibly", "perhaps", "maybe", "also", "alternatively", "even", "probably", "potentially"}
 MARKERS = {"option", "options", "choice", "choices", "letter", "letters", "label", "labels"}
 NEGATORS = {"not", "never", "nor", "neither", "except", "excluding", "exclude", "than", "isn't", "isn’t",
             "wasn't", "aren't", "eliminate", "eliminating", "eliminated", "against", "without"}
@@ -37,26 +23,23 @@ NAMING = {"title", "titles", "article", "articles", "part", "parts", "section", 
           "category", "tier", "grade", "level", "division", "paragraph", "clause", "rule", "form", "step",
           "phase", "group", "footnote", "note", "amendment", "volume", "vol", "item", "figure", "fig",
           "table", "question", "model", "vitamin", "page", "p", "pp"}
+RANGES = {"through", "thru", "until", "till"}  # "0 through 4"; not "to": "from B to C" names C
 WORD_TYPES = ("word", "abbrev", "number")
 SPACERS = ("latex", "newline")  # read as white space in a normal form
 ENGLISH_LETTERS = {"a", "i"}  # single-letter English words: the article and the pronoun
 _NOT_LABEL_AFTER = NAMING | NEGATORS
-_SKIPPED_IN_LISTS = HEDGES | MARKERS
-_APPOSING_WORDS = MARKERS | RESTATING
 _SENTENCE_OPENING_MARKS = BREAKS | {":"}
 _TRAILING_MARKS = CLOSERS - STOPS
+_CLOSING_QUOTES = set("\"'”’)]*_")
 
 
 class Text:
-    """The tokens of one generation, with the tests the extraction rules are made of."""
+    """The tokens of one generation, with the tests the committing forms are made of."""
 
     def __init__(self, raw: str, matcher: Matcher):
         self.raw, self.tokens = raw, tokens_of(raw, matcher)
         self._labels_at: dict[int, str | None] = {}  # label_at of each word asked about
         self._standing_at: dict[int, bool] = {}  # stands (before the end) of each word asked about
-        self._not_standing: dict[int, int] = {}  # position in `labelled` -> a later one, none standing between
-        self.taken: int | None = None  # the mention a rule took its answer from (set by the extractor)
-        self.passed_over: str | None = None  # the stance of the first mention a rule could not take
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -65,13 +48,17 @@ class Text:
         return self.tokens[k].token_type in WORD_TYPES
 
     def is_break(self, k: int) -> bool:
-        """A line break, or . ! ? followed by a space or the end."""
+        """A line break, or . ! ? followed (past closing quotes or brackets) by a space or the end."""
         token = self.tokens[k]
         if token.token_type == "newline":
             return True
-        following = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
-        return token.token_type == "mark" and token.text in BREAKS and (following is None or following.gap
-                                                                  or following.token_type == "newline")
+        if token.token_type != "mark" or token.text not in BREAKS:
+            return False
+        j = k + 1
+        while j < len(self.tokens) and j <= k + 3 and not self.tokens[j].gap and self.tokens[j].text in _CLOSING_QUOTES:
+            j += 1
+        following = self.tokens[j] if j < len(self.tokens) else None
+        return following is None or following.gap or following.token_type == "newline"
 
     def sentence_end(self, k: int) -> int:
         """Index of the first break after token k (or the number of tokens)."""
@@ -84,27 +71,6 @@ class Text:
     def next_word(self, k: int, stop: int | None = None) -> int | None:
         """The first word at or after k (before `stop`), skipping marks, LaTeX and line breaks."""
         return _first(self.words, k, len(self.tokens) if stop is None else stop)
-
-    def next_standing(self, k: int, stop: int | None = None) -> int | None:
-        """The first word at or after k (before `stop`) that matches a label and stands as one (`stands`).
-
-        Label words are looked at from k on, each once per text: a run of words found not standing is
-        jumped over by later searches (`_standing_from`)."""
-        labelled, stop = self.labelled, len(self.tokens) if stop is None else stop
-        index = self._standing_from(bisect_left(labelled, k))
-        return labelled[index] if index < len(labelled) and labelled[index] < stop else None
-
-    def _standing_from(self, index: int) -> int:
-        """The first position at or after `index` in `labelled` whose word stands as a label (or its length);
-        every position passed on the way is sent straight there next time."""
-        labelled, passed = self.labelled, []
-        while index < len(labelled) and not (self.label_at(labelled[index]) is not None
-                                             and self.stands(labelled[index])):
-            passed.append(index)
-            index = self._not_standing.get(index, index + 1)
-        for position in passed:
-            self._not_standing[position] = index
-        return index
 
     def previous(self, positions: list[int], k: int) -> int:
         """The last of the sorted token `positions` (`labelled`, `breaks`) before k, or -1."""
@@ -132,11 +98,6 @@ class Text:
             return ""
         first, last = solid[low], solid[high - 1]  # each piece between them keeps at least one character
         return "".join(pieces[first:last + 1]).strip(DECORATION).casefold() if last - first < longest else None
-
-    @cached_property
-    def stance(self) -> Stances:
-        """stance(k): how the text stands on the choice that word k names (baselines.evaluation.stance)."""
-        return Stances(self)
 
     @cached_property
     def labelled(self) -> list[int]:
@@ -197,7 +158,12 @@ class Text:
         before = self.previous_word(k)
         if before is not None and self.tokens[before].text.casefold() in MARKERS:
             before = self.previous_word(before)
-        return before is not None and self.tokens[before].text.casefold() in _NOT_LABEL_AFTER
+        if before is not None and self.tokens[before].text.casefold() in RANGES:
+            bound = self.previous_word(before)  # "numbered 0 through 4": the bound of a range names no choice
+            return bound is not None and self.tokens[bound].label is not None
+        if before is None or self.tokens[before].text.casefold() not in _NOT_LABEL_AFTER:
+            return False
+        return not any(self.tokens[j].text in ":;,." for j in range(before + 1, k))  # "a benchmark item: D" names D
 
     def _glued(self, k: int) -> bool:
         """Part of a citation or compound: `1983(a)`, `II.B`, `U.S.C`."""
@@ -210,11 +176,13 @@ class Text:
                 and self.is_word(k - 2))
 
     def strong(self, k: int) -> bool:
-        """Written exactly as a label, and not the English word it could also be ("I"; "A" opening a sentence)."""
+        """Written exactly as a label, and not the English word it could also be ("I"; "A" opening a sentence, unless
+        a comma follows it: "A, since ..." is no article)."""
         token = self.tokens[k]
         if not token.exact or token.text == "I":
             return False
-        return not (token.text == "A" and self._sentence_start(k))
+        comma = k + 1 < len(self.tokens) and self.tokens[k + 1].text == ","
+        return not (token.text == "A" and self._sentence_start(k) and not comma)
 
     def _sentence_start(self, k: int) -> bool:
         for j in range(k - 1, -1, -1):
@@ -252,78 +220,6 @@ class Text:
         if k not in self._standing_at:
             self._standing_at[k] = self.strong(k) or self.decorated(k) or self.ends(k)
         return self._standing_at[k]
-
-    def named_labels(self, k: int) -> set[str]:
-        """The label at k and the labels joined to it as alternatives ("A, B, or C", "B and/or C"): every one of
-        them when they are one label, else two of them (enough to tell several from one)."""
-        own = self.label_at(k)
-        found = {own} | self._joined(k, 1, own)
-        return found if len(found) > 1 else found | self._joined(k, -1, own)
-
-    def apposed_labels(self, k: int) -> set[str]:
-        """Labels written right by word k in the other numbering ("3 (D)", "D (choice 3)", "D: 3"), with only
-        brackets, colons, dashes or "option"/"choice" between: the same choice named twice, or two choices."""
-        own = numbering(self.tokens[k].text)
-        found = set()
-        for step in (1, -1):
-            j = self._apposed(k, step)
-            if j is not None and numbering(self.tokens[j].text) != own and self.label_at(j) is not None \
-                    and (self._set_apart(j) or self.decorated(k) or self.ends(k)):
-                found.add(self.label_at(j))
-        return found
-
-    def _set_apart(self, k: int) -> bool:
-        """Bracketed, marked ("choice 3") or before a stop, or a letter written as a label: a label of the other
-        numbering by another label names a choice too when it is set apart or the other one is bracketed or
-        before a stop ("3 (D)", "D: 3", "3 (choice D)"); "D (2 cases ...)" names one."""
-        return self.decorated(k) or self.ends(k) or (numbering(self.tokens[k].text) == "word" and self.strong(k))
-
-    def _apposed(self, k: int, step: int) -> int | None:
-        """The word next to k (step 1: after, -1: before) with only apposing marks or markers between."""
-        for j in range(k + step, max(-1, min(len(self.tokens), k + step * APPOSED_SPAN)), step):
-            token = self.tokens[j]
-            if token.token_type == "newline" or self.is_break(j):
-                return None
-            if token.token_type in ("mark", "latex"):
-                if token.text not in APPOSING_MARKS:
-                    return None
-            elif token.text.casefold() not in _APPOSING_WORDS:
-                return j if self.is_word(j) else None
-        return None
-
-    def _joined(self, k: int, step: int, own: str | None) -> set[str]:
-        """The labels of the list that word k is in, read from k on (step 1: after it, -1: before it) within
-        its sentence, up to the first one that is not `own`."""
-        found, joined, tokens = set(), False, self.tokens
-        end = self.sentence_end(k) if step > 0 else self.previous(self.breaks, k)
-        for j in range(k + step, end, step):
-            token = tokens[j]
-            if token.token_type in ("mark", "latex"):
-                joined = joined or token.text in JOINING_MARKS
-                continue
-            word = token.text.casefold()
-            if word in CONNECTORS:
-                joined = True
-            elif word not in _SKIPPED_IN_LISTS:
-                label = self.label_at(j)
-                if label is None or not joined or not self._listed(j):
-                    break
-                found.add(label)
-                if label != own:
-                    break
-                joined = False
-        return found
-
-    def _listed(self, k: int) -> bool:
-        """Stands as a label, or is followed by a joining word or mark (so "a" in "a or b" counts); a number
-        only set apart ("12 or 13", "B, (2)"), not before other words ("B, 2 cases agree")."""
-        if self.stands(k) and (numbering(self.tokens[k].text) == "word" or self._set_apart(k)):
-            return True
-        following = k + 1 if k + 1 < len(self.tokens) else None
-        if following is None:
-            return True
-        token = self.tokens[following]
-        return token.text in JOINING_MARKS or token.text.casefold() in CONNECTORS
 
 
 def _first(positions: list[int], k: int, stop: int, default=None):

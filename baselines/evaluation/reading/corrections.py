@@ -1,15 +1,16 @@
-"""Where a generation takes back what it said: the last correction, after which the text is read on its own.
+"""Where a generation takes back an answer it gave: a correction marker after it.
 
-Reasoning models correct themselves: "Answer: B.\\n\\nCorrection: D.", "D.\\n\\nWait, no. B.", "B? No wait, D",
-"The answer is A. On reflection, the final answer is D". What follows a correction replaces what came before
-it, so the extractor reads only the text after the last correction (`last_revision`): the answer stated there
-stands, and where it states none, no earlier statement can be trusted to stand either: there is no answer.
+Reasoning models correct themselves: "Answer: B.\n\nCorrection: D.", "D.\n\nWait, no. B.", "The answer is A. On
+reflection, the final answer is D". A correction marker that follows an answer makes what comes after it final:
+the reader then reads only the text after the last such marker, and where that commits to nothing, no earlier
+answer can be trusted to stand either: there is no answer. A marker that follows no answer ("Actually, the Court
+decided this in 2006. The final answer is D") takes nothing back, and changes nothing.
 
-A correction is one of a few phrases that take back a statement (`CORRECTIONS`): "correction", "wait"
-(opening a sentence or after "no"), "actually" and "I mean" opening a sentence or after a comma, "No," opening
-a sentence or after a comma or dash ("A... no, sorry, B", "C—no, D"), "on reflection" / "on second thought",
-"scratch that", "let me reconsider", "I was wrong" and the like. "actually" inside a sentence ("the court actually held") takes nothing back.
-Matching is one regular-expression pass over the text: linear in its length.
+A marker is one of a few phrases that take back a statement (`CORRECTIONS`): "correction", "wait" (opening a
+sentence or after "no"), "actually" and "I mean" opening a sentence or after a comma, "No," opening a sentence or
+after a comma or dash ("A... no, sorry, B", "C—no, D"), "on reflection" / "on second thought", "scratch that", "let
+me reconsider", "I was wrong" and the like. "actually" inside a sentence ("the court actually held") takes nothing
+back. Matching is one regular-expression pass over the text: linear in its length.
 """
 from __future__ import annotations
 
@@ -32,13 +33,13 @@ CORRECTIONS = re.compile(
 _VERDICT_BEFORE = re.compile(r"(?:^|[\s(*])(?:[A-Z0-9]{1,2}|[A-Z][A-Z_]+)[)*]*[ \t]*[—–:-]+[ \t]*$")
 
 
-def last_revision(raw: str) -> int | None:
-    """The character position just after the last correction in `raw`, or None when there is none. A "no" right
-    after a label and a dash or colon ("A — no.", "PREAMBLE — no, ...") is a verdict on that choice, no correction."""
-    last = None
+def correction_spans(raw: str) -> list[tuple[int, int]]:
+    """(start, end) of each correction marker in `raw`, in order. A "no" right after a label and a dash or colon
+    ("A — no.", "PREAMBLE — no, ...") is a verdict on that choice, no correction."""
+    found = []
     for match in CORRECTIONS.finditer(raw):
         if match.group().strip(" \t*_>#").lower().startswith("no") and _VERDICT_BEFORE.search(
                 raw, max(0, match.start() - 40), match.start()):
             continue
-        last = match
-    return None if last is None else last.end()
+        found.append(match.span())
+    return found
