@@ -153,10 +153,10 @@ def test_cli_scores_a_multiple_choice_log(tmp_path, scalr_file):
     assert saved["metrics"]["accuracy"] == 1.0
 
 
-@pytest.mark.parametrize("case", ["no answers", "wrong task", "id field on jsonl"])
+@pytest.mark.parametrize("case", ["empty generations", "wrong task", "id field on jsonl"])
 def test_bad_input_exits_2_without_results(tmp_path, scalr_file, case):
-    if case == "no answers":
-        rows = [generation_sample(k, doc, "no idea") for k, doc in enumerate(QUESTIONS)]
+    if case == "empty generations":
+        rows = [generation_sample(k, doc, "") for k, doc in enumerate(QUESTIONS)]
     elif case == "wrong task":
         rows = [generation_sample(k, {**doc, "index": f"other-{k}"}, "A") for k, doc in enumerate(QUESTIONS)]
     else:
@@ -168,6 +168,20 @@ def test_bad_input_exits_2_without_results(tmp_path, scalr_file, case):
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ")
     assert not (results_root() / "scalr" / "bad").exists()
+
+
+def test_generations_that_answer_nothing_are_scored_with_the_likely_causes(tmp_path, scalr_file):
+    """A model that says something but commits to no choice is a real result (coverage 0), not an error; the
+    summary says the likely causes. Every generation empty is an error naming the chat template."""
+    rows = [generation_sample(k, doc, "no idea") for k, doc in enumerate(QUESTIONS)]
+    log = write_jsonl(tmp_path / "log.jsonl", rows)
+    result = CliRunner().invoke(app, ["score", "scalr", str(log), "--name", "silent", "--test-file", str(scalr_file)])
+    assert result.exit_code == 0, result.output
+    assert "warning: no answer was read from any of the" in result.output and "--apply_chat_template" in result.output
+    assert run_results("scalr", "silent")["coverage"] == 0.0
+    empty = write_jsonl(tmp_path / "empty.jsonl", [generation_sample(k, doc, " ") for k, doc in enumerate(QUESTIONS)])
+    refused = CliRunner().invoke(app, ["score", "scalr", str(empty), "--name", "e", "--test-file", str(scalr_file)])
+    assert refused.exit_code == 2 and "chat template" in refused.output
 
 
 def test_choices_scored_as_label_text_map_by_text():

@@ -23,9 +23,6 @@ SKIPPED = {
     "baselines data download scalr": "the network (the data folder is given instead)",
     "baselines data download rr": "the network (the data folder is given instead)",
     "baselines data download caselawqa": "the network (the data folder is given instead)",
-    "lm_eval --model hf --model_args pretrained=meta-llama/Llama-3.1-8B-Instruct --include_path lmeval/scalr "
-    "--tasks scalr_generate --log_samples --output_path runs/scalr_generate/": "an LLM from the hub: the network",
-    "baselines score scalr runs/scalr_generate/ --name llama-3.1-8b": "needs the output of lm_eval above",
 }
 
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
@@ -85,8 +82,20 @@ def test_the_readme_runs_top_to_bottom(data_dir, tmp_path):
             ran.append(line)
     assert "baselines eval scalr --method tfidf" in ran and "baselines score scalr my_llm.jsonl --name my-llm " \
         "--only-present" in ran and "baselines export lm-eval scalr --out lmeval/scalr" in ran
+    _the_real_llm_answered(tmp_path)
     assert (tmp_path / "answers.jsonl").read_text().count("\n") == 2  # the two opinions, answered
     assert (tmp_path / "roles.jsonl").read_text().count("\n") == 2  # the two judgments of the folder, labelled
+
+
+def _the_real_llm_answered(folder: Path) -> None:
+    """The README's LLM, run by the harness on 20 SCALR questions: at least 15 of its 20 generations are read as
+    answers, and the run's cost is measured, not estimated."""
+    import json
+
+    result = json.loads((folder / "results" / "scalr" / "smollm2-135m-instruct" / "test" /
+                         "results.json").read_text(encoding="utf-8"))
+    assert result["n"] == 20 and result["coverage"] >= 0.75, result["coverage"]
+    assert result["meta"]["cost"]["llm"] and result["meta"]["cost"]["predict"]["cpu_seconds_per_1000"] > 0
 
 
 def _judgments(data_dir: Path, folder: Path) -> None:

@@ -14,6 +14,7 @@ from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Me
                                    OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
                                    default_name, formats_help, load_options, method_from, task_options,
                                    with_data, earlier_name, deprecated)
+from baselines.cli.llm import llm_app
 from baselines.cli.tools import export_app, speed_app
 from baselines.core.progress import silenced, stage
 from baselines.registry import RawText, option_help, tasks_with
@@ -292,6 +293,7 @@ def download_command(task: str = typer.Argument(..., help="Task name."),
 
 app.add_typer(export_app, name="export")
 app.add_typer(speed_app, name="speed")
+app.add_typer(llm_app, name="llm")
 app.add_typer(speed_app, name="benchmark", hidden=True,  # its earlier name
               callback=lambda: deprecated("`baselines benchmark`", "`baselines speed`"))
 

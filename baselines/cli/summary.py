@@ -45,11 +45,19 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     console.print(table)
     for note in meta.get("data_notes", []):
         console.print(f"data: {note}")
+    if meta.get("reading_note"):
+        console.print(f"warning: {meta['reading_note']}")
     if meta.get("fallbacks"):
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
     cost = meta.get("cost") or {}
-    if cost.get("predict"):
+    if cost.get("llm"):
+        predict = cost["predict"]
+        console.print(f"cost (measured by `baselines llm run`): answering {cost['items']:,} items took "
+                      f"{predict['wall_seconds']:,.0f} s wall, {predict['cpu_seconds']:,.0f} s CPU "
+                      f"({predict['cpu_seconds_per_1000']:,.0f} CPU-s per 1,000 items); start-up and model loading "
+                      f"{cost['startup_seconds']:.0f} s apart; CPU {cost['machine']['cpu']}")
+    elif cost.get("predict"):
         predict = cost["predict"]
         console.print(f"cost: predicting {cost['items']:,} items took {predict['wall_seconds']:.2f} s wall, "
                       f"{predict['cpu_seconds']:.2f} s CPU ({predict['cpu_seconds_per_1000']:.2f} CPU-s per 1,000 "

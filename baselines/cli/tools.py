@@ -29,6 +29,8 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
                            subtasks: Optional[str] = Subtasks, tasks_alias: Optional[str] = TasksAlias,
                            force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out (one listed in its export_manifest.json); refused, naming them, if the folder holds any file that export did not write."),
                            count_tokens: bool = typer.Option(False, "--count-tokens", help="Also count each run's prompt tokens (cl100k_base BPE, as the LLM cost estimate does) and say the mean per document."),
+                           sample: Optional[int] = typer.Option(None, "--sample", help="A random sample: N items of each subtask (CaselawQA), N whole documents (RR) or N items; scored with --only-present."),
+                           seed: int = typer.Option(0, "--seed", help="Seed of --sample."),
                            quiet: bool = Quiet):
     """lm-evaluation-harness tasks (YAML + local JSONL documents carrying our ids) for one split."""
     from baselines.export.lm_eval import EXTRA, commands, export_lm_eval, harness_installed
@@ -38,7 +40,7 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
     with silenced(quiet):
         export = export_lm_eval(task, data_dir, out, split=split, max_chars=max_chars, window=window,
                                 prompt=prompt, force=force, load_options=load_options(subtasks),
-                                count_tokens=count_tokens)
+                                count_tokens=count_tokens, sample=sample, seed=seed)
     typer.echo(f"wrote {export.n_documents} documents into {export.folder}/: {export.summary()}")
     for note in export.said():
         typer.echo(f"  {note}")
@@ -46,6 +48,41 @@ def export_lm_eval_command(task: str = typer.Argument(..., help=" | ".join(tasks
         typer.echo(f"  {line}")
     if not harness_installed():
         typer.echo(f"note: lm-evaluation-harness is not installed here; to run these tasks: {EXTRA}")
+
+
+@export_app.command("batch")
+@reported
+def export_batch_command(task: str = typer.Argument(..., help=" | ".join(tasks_with(LmEvalExport))),
+                         api: str = typer.Option(..., "--api", help="openai (also the input of vllm run-batch) | anthropic."),
+                         model: str = typer.Option(..., "--model", help="The model name the API knows, e.g. gpt-4o-mini."),
+                         out: Path = typer.Option(..., "--out", help="The requests file (JSONL); split into NAME.partK.jsonl past the API's limits."),
+                         endpoint: str = typer.Option("chat", "--endpoint", help="OpenAI: chat (/v1/chat/completions) | responses (/v1/responses)."),
+                         max_tokens: Optional[int] = typer.Option(None, "--max-tokens", help="Generation length (default: the harness export's; give a reasoning model thousands)."),
+                         data_dir: Optional[Path] = DataDir,
+                         split: Optional[str] = typer.Option(None, "--split", help="Split to export (default: the task's)."),
+                         max_chars: Optional[int] = typer.Option(None, "--max-chars", help=option_help("--max-chars")),
+                         window: Optional[int] = typer.Option(None, "--window", help=option_help("--window")),
+                         prompt: Optional[str] = typer.Option(None, "--prompt", help="Whose prompt: " + option_help("--prompt")),
+                         subtasks: Optional[str] = Subtasks,
+                         sample: Optional[int] = typer.Option(None, "--sample", help="A random sample, as `export lm-eval --sample`."),
+                         seed: int = typer.Option(0, "--seed", help="Seed of --sample."),
+                         force: bool = typer.Option(False, "--force", help="Replace an existing requests file."),
+                         quiet: bool = Quiet):
+    """Request files for the OpenAI Batch API, Anthropic's Message Batches or vllm run-batch: one request per item,
+    the harness export's prompt, custom_ids that `baselines score` maps back."""
+    from baselines.export.batch import export_batch
+
+    task_options(task, subtasks=subtasks)
+    with silenced(quiet):
+        done = export_batch(task, data_dir, out, api=api, model=model, endpoint=endpoint, max_tokens=max_tokens,
+                            force=force, split=split, load_options=load_options(subtasks), sample=sample, seed=seed,
+                            max_chars=max_chars, window=window, prompt=prompt)
+    files = ", ".join(f"{path} ({count:,})" for path, count in zip(done.files, done.counts))
+    typer.echo(f"wrote {done.n_requests:,} {api} requests for {model} (max_tokens {', '.join(map(str, done.max_tokens))}, "
+               f"temperature 0): {files}")
+    for note in done.notes:
+        typer.echo(f"  {note}")
+    typer.echo(f"  then: baselines score {task} RESULTS.jsonl --name {model}" + (" --only-present" if sample else ""))
 
 
 speed_app = typer.Typer(no_args_is_help=True, help="Measure speed and fidelity of parts of the package.")

@@ -112,8 +112,8 @@ def cost_png(comparison: Compared) -> bytes | None:
         axes.scatter([x], [y], color=colour, marker="s" if cost.estimate else "o", s=40,
                      facecolors="none" if cost.estimate else colour, zorder=3)
     axes.set_xscale("log")
-    kinds = ["ours CPU-s measured (dots)"] + (["LLMs A100-s estimated (squares)"] if any(
-        cost.estimate for _, cost in runs) else [])
+    kinds = ["ours" + (" and LLMs run here" if any(cost.llm for _, cost in runs) else "") + " CPU-s measured (dots)"] \
+        + (["LLMs A100-s estimated (squares)"] if any(cost.estimate for _, cost in runs) else [])
     axes.set_xlabel(f"seconds per 1,000 items (log): {', '.join(kinds)}"
                     + (f"\nnot shown, 0 s (off a log scale): {', '.join(free)}" if free else ""), fontsize=8)
     axes.set_ylabel(f"{comparison.task.main_metric} (%)")

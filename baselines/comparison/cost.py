@@ -1,7 +1,9 @@
 """A run's cost as the tables and charts show it: seconds per 1,000 items, ours measured in the run (CPU seconds
-of the prediction step, meta.cost.predict), an LLM's estimated from its tokens and parameters (A100-seconds,
-meta.cost.gpu_seconds_per_1000; baselines.runs.llm_cost), and the accuracy-against-cost chart with its Pareto
-front. The two are seconds of different devices, and every place that shows them says which."""
+of the prediction step, meta.cost.predict), an LLM's measured where `baselines llm run` timed the harness run here
+(CPU seconds of answering the items, meta.cost with `llm`; baselines.runs.llm_measured), else estimated from its
+tokens and parameters (A100-seconds, meta.cost.gpu_seconds_per_1000; baselines.runs.llm_cost), and the
+accuracy-against-cost chart with its Pareto front. The two are seconds of different devices, and every place that
+shows them says which."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,11 +26,12 @@ class Cost:
     estimate: bool
     includes_fitting: bool = False  # a --cv run: each fold's fitting is inside its prediction step
     cache_served: float = 0.0  # the share of the prediction's cached per-item work read back from disk
+    llm: bool = False  # an LLM run measured here (`baselines llm run`), beside the estimated ones
 
     def cell(self) -> str:
         if self.estimate:
             return f"≈{_seconds(self.seconds)} {self.device}-s (est.)"
-        notes = (["with fitting"] if self.includes_fitting else []) + (
+        notes = (["measured"] if self.llm else []) + (["with fitting"] if self.includes_fitting else []) + (
             [f"{self.cache_served:.0%} from cache"] if self.cache_served >= WARM_CACHE_SHARE else [])
         return f"{_seconds(self.seconds)} {self.device}-s" + (f" ({', '.join(notes)})" if notes else "")
 
@@ -50,7 +53,7 @@ def run_cost(system: System) -> Cost | None:
     if seconds is None:
         return None
     served = served_share(predict.get("caches") or {})
-    return Cost(float(seconds), "CPU", False, bool(predict.get("includes_fitting")), served)
+    return Cost(float(seconds), "CPU", False, bool(predict.get("includes_fitting")), served, bool(cost.get("llm")))
 
 
 def published_cost_cell(system: str, tokens_per_item: float | None) -> str:
@@ -101,22 +104,28 @@ def cost_legend(systems: list[System], how: str = "[how](../cost.md)") -> str:
     """The sentence under a table with a cost column (`how`: where the method is described)."""
     costs = [run_cost(s) for s in systems]
     cached = any(c is not None and c.cache_served >= WARM_CACHE_SHARE for c in costs)
+    measured_llm = any(c is not None and c.llm for c in costs)
     return (f"{COST_COLUMN}: ours, CPU seconds (all cores added) of the prediction step per 1,000 items, measured "
             f"in the run, start-up and loading apart (CPU: {measured_on(systems)})"
             + ("; \"N% from cache\": that share of its sentence encodings or TF-IDF rows was read back from the "
                "on-disk cache, not computed, so from text it costs more" if cached else "")
-            + f"; an LLM's, A100-seconds estimated from its tokens and parameters, marked est. ({how}); – not recorded.")
+            + ("; an LLM run here, marked measured: CPU seconds of answering the items through lm-evaluation-harness, "
+               "start-up and model loading apart, as `baselines llm run` timed it" if measured_llm else "")
+            + f"; an LLM's otherwise, A100-seconds estimated from its tokens and parameters, marked est. ({how}); – not "
+              "recorded.")
 
 
 def ratio_sentence(llm: System, ours: System, difference: float) -> str | None:
     """'lawma-70b: +6.9 points over signals at about N times its seconds per 1,000 items ...', or None."""
     theirs, mine = run_cost(llm), run_cost(ours)
-    if theirs is None or mine is None or not theirs.estimate or mine.estimate or mine.seconds <= 0:
+    if theirs is None or mine is None or mine.estimate or mine.seconds <= 0:
         return None
     times = theirs.seconds / mine.seconds
     shown = f"{times:,.0f}" if times >= 10 else f"{times:.1f}"
+    kinds = "estimated A100-seconds against measured CPU-seconds" if theirs.estimate else \
+        "CPU-seconds against CPU-seconds, both measured here"
     return (f"{llm.name}: {100 * difference:+.1f} points against {ours.name} at about {shown} times its seconds "
-            f"per 1,000 items (estimated A100-seconds against measured CPU-seconds).")
+            f"per 1,000 items ({kinds}).")
 
 
 def ratio_sentences(comparison, ours: System | None) -> list[str]:

@@ -62,8 +62,13 @@ def _setting(value: str, kind: str, data: str | None) -> str:
     return f"[{','.join(shown)}]" if listed else shown[0]
 
 
+KEPT_FOLDERS = ("docs/results/llm-runs/",)  # files of this repository, shown as they are: anyone can run them
+
+
 def _placeholder(path: str, kind: str, data: str | None) -> str:
-    """DATA/<path under the data folder>, else KIND/<last part>."""
+    """DATA/<path under the data folder>, a file of the repository as it is, else KIND/<last part>."""
+    if not os.path.isabs(path) and os.path.normpath(path).replace(os.sep, "/").startswith(KEPT_FOLDERS):
+        return path
     if data:
         inside = _under(path, data)
         if inside is not None:

@@ -175,6 +175,7 @@ def check_params(klass, params: dict, origins: dict | None = None) -> None:
 OPTION_RULES = {  # the number options of the command line and the Python API, checked as configs are
     "seed": SHARED["seed"],
     "cv": Range(2, 1000, whole=True),  # folds of a cross-validation
+    "sample": Range(1, 10 ** 9, whole=True),  # items (or documents) per group of an exported sample
     "replicates": Range(1, 1_000_000, whole=True),  # bootstrap replicates
     "parameters": Range(1, 1e15),  # an LLM's parameter count (--params): up to a thousand trillion
 }

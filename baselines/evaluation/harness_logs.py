@@ -59,11 +59,12 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
 
 def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
                              filter_name: str | None = None) -> list[dict]:
-    """Predictions rows of every samples_*.jsonl under `folder` (the harness writes one per task), as one list.
+    """Predictions rows of every samples_*.jsonl (or .jsonl.gz, as kept compressed) under `folder` (the harness
+    writes one per task), as one list.
 
     Each file is read as one log; an id found in two files, or generations in one file and scored
     choices in another, is an error naming both files."""
-    files = sorted(Path(folder).rglob("samples_*.jsonl"))
+    files = sorted([*Path(folder).rglob("samples_*.jsonl"), *Path(folder).rglob("samples_*.jsonl.gz")])
     if not files:
         raise DataError("no lm-evaluation-harness samples_*.jsonl file under this folder", folder)
     out, source, first = [], {}, None

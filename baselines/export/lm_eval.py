@@ -11,14 +11,16 @@ baselines/tasks/<task>/export.py and prompts.py; the pieces they share are in ha
 from __future__ import annotations
 
 import importlib.util
+import random
 from pathlib import Path
 
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
+from baselines.core.params import check_option
 from baselines.core.io import atomic_path
 from baselines.export.folder import MANIFEST, README_TITLE, check_target, export_folder, inside, write_manifest
-from baselines.export.harness import Export
-from baselines.registry import LmEvalExport, check_options, get_task, tasks_with
+from baselines.export.harness import REASONED_ANSWER, SHORT_ANSWER, Export
+from baselines.registry import Documents, LmEvalExport, check_options, get_task, tasks_with
 from baselines.runs.run import load_split
 
 EXTRA = "pip install 'legal-baselines[llm]'"
@@ -33,11 +35,13 @@ def harness_installed() -> bool:
 
 
 def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = None, force: bool = False,
-                   load_options: dict | None = None, count_tokens: bool = False, **options) -> Export:
+                   load_options: dict | None = None, count_tokens: bool = False, sample: int | None = None,
+                   seed: int = 0, **options) -> Export:
     """Write harness tasks for one split of a benchmark into `out` (all or nothing), with a manifest of the files.
 
     `options` are the benchmark's own export options (e.g. max_chars for --max-chars; None: not given);
-    `count_tokens`: also count each run's mean prompt tokens per document (Export.prompt_tokens)."""
+    `count_tokens`: also count each run's mean prompt tokens per document (Export.prompt_tokens); `sample`: a
+    seeded random sample of that many records per group (`sampled`), None: every record."""
     task = get_task(task_name)
     exporter = task.capability(LmEvalExport)
     if exporter is None:
@@ -51,13 +55,18 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
     split = split or task.eval_split
     with progress.stage(f"loading data ({task.name}, {split} split)") as step:
         records = load_split(task, data_dir, split, **(load_options or {}))
-        step.note = f"{len(records):,} items"
+        kept = sampled(task, records, sample, seed)
+        step.note = f"{len(records):,} items" + (f", {len(kept):,} sampled" if sample is not None else "")
+        records = kept
     with atomic_path(out) as tmp, progress.stage(f"writing lm-eval documents into {out}") as step:
         tmp.mkdir()
         export = write(records, tmp, out)
         step.note = f"{export.n_documents:,} documents"
         export.split, export.folder = split, out
-        export.score_options = _score_options(task, split, export, bool((load_options or {}).get("subtasks")))
+        if sample is not None:
+            export.notes.append(sample_note(task, sample, seed, len(records)))
+        export.score_options = _score_options(task, split, export, bool((load_options or {}).get("subtasks")),
+                                              sample is not None)
         if count_tokens:
             from baselines.export.prompt_size import prompt_tokens
 
@@ -69,15 +78,45 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
     return export
 
 
-def _score_options(task, split: str, export: Export, subset: bool) -> dict[str, str]:
-    """Per run name, the options of `baselines score`: a run over some of the subtasks is scored on the items it
-    covers (--only-present) against the references of the whole split, so compare pairs it with every system."""
+def sampled(task, records: list, n: int | None, seed: int) -> list:
+    """A seeded random sample of `n` records of each group (a task with subtasks: each of them), in their order;
+    all of them where a group has no more. None: every record."""
+    if n is None:
+        return records
+    check_option("sample", n, "--sample")
+    by_group: dict[str, list[int]] = {}
+    for k, record in enumerate(records):
+        by_group.setdefault(_group_of(task, record), []).append(k)
+    chosen = set()
+    for group in sorted(by_group):
+        members = by_group[group]
+        chosen.update(random.Random(f"{seed}/{group}").sample(members, min(n, len(members))))
+    return [record for k, record in enumerate(records) if k in chosen]
+
+
+def _group_of(task, record) -> str:
+    """The group a record is sampled within: its subtask where the task has subtasks, else one group for all."""
+    return task.references([record])[0].group if task.grouped else ""
+
+
+def sample_note(task, n: int, seed: int, kept: int) -> str:
+    documents = task.capability(Documents)
+    per = (f"items of each {task.subtasks.group_name}" if task.grouped else
+           f"whole {documents.unit}" if documents is not None else "items")
+    return (f"a random sample (seed {seed}): {n} {per}, {kept:,} in all (`--sample {n} --seed {seed}`); "
+            "scored with --only-present, paired with every system on the items it covers")
+
+
+def _score_options(task, split: str, export: Export, subset: bool, sample: bool) -> dict[str, str]:
+    """Per run name, the options of `baselines score`: a run over some of the subtasks, or over a sample, is scored
+    on the items it covers (--only-present) against the references of the whole split, so compare pairs it with
+    every system."""
     base = [] if split == task.eval_split else [f"--split {split}"]
     everything = sorted({name for covered in export.covers.values() for name in covered})
     options = {}
     for name in export.run_names():
         covered = export.covers.get(name)
-        narrowed = covered is not None and (subset or covered != everything)
+        narrowed = sample or (covered is not None and (subset or covered != everything))
         options[name] = " ".join(base + (["--only-present"] if narrowed else []))
     return options
 
@@ -88,8 +127,8 @@ def commands(export: Export, data_dir=None) -> list[str]:
     lines = []
     for name in export.run_names():
         options = f" {export.score_options[name]}" if export.score_options.get(name) else ""
-        lines.append(f"lm_eval --model hf --model_args pretrained=MODEL --include_path {export.folder.resolve()} "
-                     f"--tasks {name} --log_samples --output_path runs/{name}/")
+        lines.append(f"baselines llm run -- lm_eval --model hf --model_args pretrained=MODEL --apply_chat_template "
+                     f"--include_path {export.folder.resolve()} --tasks {name} --log_samples --output_path runs/{name}/")
         lines.append(f"baselines score {export.task} runs/{name}/{data}{options} --name MODEL-{name}")
     return lines
 
@@ -118,6 +157,16 @@ Run with lm-evaluation-harness (`{EXTRA}`), then score the sample logs with the 
 ```
 {steps}
 ```
+
+- `--apply_chat_template` is for an instruct (chat) model: without it, such a model often answers nothing. Leave it
+  out for a base model.
+- A reasoning model needs room to think before it answers: `--gen_kwargs max_gen_toks=4096` (the tasks allow
+  {REASONED_ANSWER["max_gen_toks"]} tokens where the prompt asks for reasoning, {SHORT_ANSWER["max_gen_toks"]} where it asks for a label).
+- `baselines llm run --` runs the `lm_eval` command as it is and records its wall and CPU seconds (model loading
+  apart) in `llm_run.json` beside the logs; `baselines score` then records the run's cost as measured. `lm_eval`
+  alone works too: the cost is then estimated from tokens and parameters.
+- A small model to try with no GPU and no account: `baselines llm get` (SmolLM2-135M-Instruct), then
+  `pretrained=models/llm/smollm2-135m-instruct,gguf_file=SmolLM2-135M-Instruct.Q4_1.gguf`.
 
 `baselines score` accepts one `samples_<task>_<date>.jsonl` file or the harness's output folder (every
 `samples_*.jsonl` under it). Give each model and task (or group) its own `--output_path`: two runs of

@@ -229,11 +229,14 @@ class Diagnostics:
 
 @dataclass(frozen=True)
 class PublishedFigures:
-    """Figures published elsewhere ('package:file' of a YAML, shown beside our runs, never run here), and the plain
-    method of ours the best of ours is set against per group in the headline."""
+    """Figures published elsewhere ('package:file' of a YAML, shown beside our runs, never run here), the plain
+    method of ours the best of ours is set against per group in the headline, and the systems of ours that exploit
+    how the benchmark's items were built (SCALR's distractors: the headline also shows our best run among the
+    others, "content-only")."""
 
     source: str | None = None
     headline_versus: str | None = None
+    construction_systems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

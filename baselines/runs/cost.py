@@ -9,9 +9,7 @@ says so (`includes_fitting`). What the on-disk caches of per-item work (sentence
 during the prediction is recorded beside it (`caches`): a step they served cost less than computing would."""
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import resource
 import time
 from dataclasses import dataclass, field
@@ -19,6 +17,7 @@ from pathlib import Path
 
 from baselines.core import cache_use
 from baselines.core.machine import cpu_model, load_1min, machine_record
+from baselines.core.process_time import running_children_seconds
 from baselines.core.provenance import PROCESS_START, peak_memory_mib
 
 
@@ -27,30 +26,6 @@ def cpu_seconds() -> float:
     still running (worker pools that outlive a step: their time so far, read from /proc where there is one)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + running_children_seconds()
-
-
-def running_children_seconds(pid: int | None = None) -> float:
-    """CPU seconds of the live descendants of `pid` (default: this process), with their own finished children; 0
-    where /proc lists no children (not Linux)."""
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    total, stack = 0.0, [os.getpid() if pid is None else pid]
-    while stack:
-        for child in _children(stack.pop()):
-            try:
-                fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue  # it ended meanwhile: its parent's rusage holds it once waited for
-            total += sum(int(value) for value in fields[11:15]) / ticks  # utime, stime, cutime, cstime
-            stack.append(child)
-    return total
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*") if Path(f"/proc/{pid}/task").is_dir() else []:
-        with contextlib.suppress(OSError, ValueError):
-            found += [int(child) for child in (task / "children").read_text().split()]
-    return found
 
 
 @dataclass

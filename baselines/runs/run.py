@@ -19,6 +19,7 @@ from baselines.methods.base import Method
 from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
+from baselines.runs.llm_measured import find_run_record, measured_llm_cost
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
@@ -234,23 +235,32 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     with progress.stage(f"scoring {len(predictions):,} predictions"):
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
                                             missing=spec.missing)
-    check_some_answer(task, samples, len(predictions), spec.predictions)
+    unread = check_some_answer(task, samples, predictions, spec.predictions)
     result.producer = spec.producer or entry.producer or inferred_producer(predictions)
     result.variant = variant.to_dict()
     result.meta = run_meta(started, config=None, method="external", source=Path(spec.predictions).name,
                            data=str(spec.test_file) if spec.test_file else str(data_root(spec.data_dir)))
     if join_report is not None:
         result.meta["join"] = join_report
+    if unread:
+        result.meta["reading_note"] = unread
     if getattr(predictions, "report", None):  # a batch API file: what it held, and its errored requests
         result.meta["batch"] = predictions.report
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     if result.producer != "ours":
-        result.meta["cost"] = estimate_llm_cost(task, records, predictions, system, parameters)
+        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions))
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
     return result, folder
+
+
+def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path) -> dict | None:
+    """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated."""
+    estimate = estimate_llm_cost(task, records, predictions, system, parameters)
+    record = find_run_record(source)
+    return estimate if record is None else measured_llm_cost(record, len(predictions), estimate)
 
 
 def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,

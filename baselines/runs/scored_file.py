@@ -16,15 +16,29 @@ def check_producer(producer: str | None) -> None:
         raise BaselinesError(f"unknown --producer {producer!r}; valid: {', '.join(PRODUCERS)}")
 
 
-def check_some_answer(task: Task, samples: list[dict], n_predictions: int, predictions_path) -> None:
-    """Refuse predictions from none of which an answer could be read (the wrong task, or generations that state
-    no answer), saying how the task's answers are read."""
+def check_some_answer(task: Task, samples: list[dict], predictions: list[dict], predictions_path) -> str | None:
+    """Refuse predictions from none of which an answer could be read when that says the run went wrong, saying the
+    likely cause in one line: every generation empty (an instruct model run without its chat template), or no raw
+    text and no label of the task. Generations that say something but commit to no choice are a model's real
+    result: scored (coverage 0), with a note of the likely causes (returned)."""
     if any(sample["answer"] is not None for sample in samples):
-        return
+        return None
     answers = task.capability(Answers) or Answers()
     numbering = f"; {task.name} answers are read as {answers.numbering}" if answers.numbering else ""
-    raise BaselinesError(f"no answer could be extracted from any of the {n_predictions} predictions in "
-                         f"{predictions_path} (wrong task, or generations without a stated answer?{numbering})")
+    texts = [row["raw"] for row in predictions if isinstance(row.get("raw"), str)]
+    n = len(predictions)
+    if texts and len(texts) == n and not any(text.strip() for text in texts):
+        raise BaselinesError(f"every one of the {n} generations in {predictions_path} is empty: an instruct model "
+                             "run without its chat template often answers nothing (lm_eval: add "
+                             "--apply_chat_template), or its token limit cut every generation at the start")
+    if not texts:
+        raise BaselinesError(f"no answer could be extracted from any of the {n} predictions in "
+                             f"{predictions_path} (wrong task, or labels that are not the task's?{numbering})")
+    first = " ".join(next(text for text in texts if text.strip()).split())[:80]
+    return (f"no answer was read from any of the {n} generations: none commits to a choice in a form the reader "
+            f"reads (docs/evaluator.md, 'How a generation is read'; the first says {first!r}): a model that does not "
+            f"answer, a base model without a few-shot prompt, or an instruct model without --apply_chat_template"
+            f"{numbering}")
 
 
 def format_entry(task: Task, fmt: str) -> ExternalFormat | None:
