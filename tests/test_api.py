@@ -48,7 +48,7 @@ def test_train_evaluate_score_compare(tmp_path):
     scored, _ = score("scalr", answers, test_file=test_file, results_dir=folders["results_dir"])
     assert scored.producer == "llm" and scored.metrics["accuracy"] == pytest.approx(0.75)
 
-    comparison = compare("scalr", folders["results_dir"], test_file=test_file.name, replicates=50)
+    comparison = compare("scalr", folders["results_dir"], test_file=test_file.name, replicates=200)
     assert [system.name for system in comparison.systems] == ["llm", "majority"]  # best first
     assert comparison.reference.name == "majority"  # the best of our methods
     assert comparison.paired["llm"].difference == pytest.approx(0.25)
@@ -78,7 +78,7 @@ def test_print_compare_shows_the_leaderboard_and_save_writes_it(tmp_path, capsys
     train("scalr", "majority", train_file=scalr_file(tmp_path / "train.jsonl", [2, 2, 2, 0, 1]))
     evaluate("scalr", "majority", test_file=test_file)
     score("scalr", llm_file(tmp_path / "llm.jsonl", [2, 2, 3, 0]), test_file=test_file)
-    comparison = compare("scalr", test_file=test_file, replicates=20)
+    comparison = compare("scalr", test_file=test_file, replicates=200)
 
     print(comparison)
     shown = capsys.readouterr().out

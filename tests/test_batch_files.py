@@ -76,7 +76,7 @@ def test_fixture_is_detected_and_read(fixture, explicit):
     assert rows == [{"id": str(k), "raw": text, **({"truncated": True} if str(k) in cut_off else {})}
                     for k, text in enumerate(TEXTS[fixture])]
     assert rows.report == {"format": FORMAT[fixture], "lines": 7, "errored": 2, "errored_ids": ERRORED,
-                           "id_prefix": "scalr-", "truncated": len(cut_off)}
+                           "id_prefix": "scalr-", "truncated": len(cut_off), "tool_calls": 0, "refusals": 0}
     first = fixture_lines(fixture)[0]
     assert looks_like_openai_batch(first) == (fixture == OPENAI)
     assert looks_like_anthropic_batch(first) == (fixture == ANTHROPIC)
@@ -242,7 +242,8 @@ def test_openai_endpoints_give_their_text(body, text):
     line = {"id": "batch_req_1", "custom_id": "scalr-0", "error": None,
             "response": {"status_code": 200, "request_id": "req_1", "body": body}}
     out = rows_from_openai_batch([(1, line)], Path("x"), task_name="scalr")
-    assert out == [{"id": "0", "raw": text}] and out.report["errored"] == 0
+    refused = {"refused": True} if "refusal" in json.dumps(body) else {}
+    assert out == [{"id": "0", "raw": text, **refused}] and out.report["errored"] == 0
 
 
 @pytest.mark.parametrize("response", [
@@ -271,3 +272,39 @@ def test_malformed_lines_are_refused_naming_the_line(tmp_path, line, message):
     path = write_lines(tmp_path / "bad.jsonl", [line])
     with pytest.raises(DataError, match=rf"bad.jsonl:1: .*{message}"):
         load_predictions(path, task_name="scalr")
+
+
+def test_round_five_tool_calls_choice_order_and_refusals(tmp_path):
+    """Round five: an answer given to a tool (OpenAI tool_calls and function_call, Responses function_call,
+    Anthropic tool_use) is read and counted; choices are read by their index; a refusal stop reason is no answer,
+    and counted."""
+    from baselines.evaluation.batch_files import rows_from_anthropic_batch, rows_from_openai_batch
+
+    def chat(message, **choice):
+        return {"custom_id": "scalr-0", "error": None, "response": {"status_code": 200, "body": {
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls", **choice}]}}}
+
+    call = {"id": "c1", "type": "function", "function": {"name": "answer", "arguments": '{"answer": "D"}'}}
+    for line in (chat({"role": "assistant", "content": None, "tool_calls": [call]}),
+                 chat({"role": "assistant", "content": None, "function_call": call["function"]}),
+                 {"custom_id": "scalr-0", "error": None, "response": {"status_code": 200, "body": {"output": [
+                     {"type": "function_call", "name": "answer", "arguments": '{"answer": "D"}'}]}}}):
+        rows = rows_from_openai_batch([(1, line)], Path("x"), task_name="scalr")
+        assert rows[0]["raw"] == '{"answer": "D"}' and rows[0]["tool_call"] and rows.report["tool_calls"] == 1
+    tool_use = {"custom_id": "scalr-0", "result": {"type": "succeeded", "message": {"content": [
+        {"type": "tool_use", "id": "t", "name": "answer", "input": {"answer": "D"}}], "stop_reason": "tool_use"}}}
+    rows = rows_from_anthropic_batch([(1, tool_use)], Path("x"), task_name="scalr")
+    assert rows[0]["raw"] == '{"answer": "D"}' and rows.report["tool_calls"] == 1
+    shuffled = {"custom_id": "scalr-0", "error": None, "response": {"status_code": 200, "body": {"choices": [
+        {"index": 1, "message": {"role": "assistant", "content": "B"}, "finish_reason": "length"},
+        {"index": 0, "message": {"role": "assistant", "content": "The final answer is D"}, "finish_reason": "stop"}]}}}
+    rows = rows_from_openai_batch([(1, shuffled)], Path("x"), task_name="scalr")
+    assert rows == [{"id": "0", "raw": "The final answer is D"}]
+    refusal = {"custom_id": "scalr-0", "result": {"type": "succeeded", "message": {"content": [
+        {"type": "text", "text": "The answer is D. I can't continue with this."}], "stop_reason": "refusal"}}}
+    rows = rows_from_anthropic_batch([(1, refusal)], Path("x"), task_name="scalr")
+    assert rows == [{"id": "0", "raw": "", "refused": True}] and rows.report["refusals"] == 1
+    repeated = {"custom_id": "scalr-0", "error": None, "response": {"status_code": 200, "body": {"choices": [
+        {"index": 0, "message": {"content": "A"}}, {"index": 0, "message": {"content": "B"}}]}}}
+    with pytest.raises(DataError, match="x:1: .*indexes \\[0, 0\\]"):
+        rows_from_openai_batch([(1, repeated)], Path("x"), task_name="scalr")

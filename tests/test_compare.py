@@ -120,7 +120,7 @@ def test_caselawqa_breakdowns_and_charts(tmp_path):
             for task in ("sc_x", "sc_y", "songer_z") for k in range(10)]
     write_system("caselawqa", "linear", refs, set(range(0, 30, 2)))
     write_system("caselawqa", "llm", refs, set(range(0, 30)) - {3, 13}, external=True)
-    report = compare("caselawqa", replicates=100)
+    report = compare("caselawqa", replicates=200)
     # mean over tasks: linear 5/10 on each task; llm 9/10, 9/10, 10/10
     assert report.paired["llm"].difference == pytest.approx((0.9 + 0.9 + 1.0) / 3 - 0.5)
     written = write_files(report, tmp_path / "out")
@@ -139,7 +139,7 @@ def test_rr_per_label_f1_and_document_resampling():
             for d in range(4) for s in range(6)]
     write_system("rr", "crf", refs, set(range(0, 24, 2)))
     write_system("rr", "llm", refs, set(range(24)), external=True)
-    report = compare("rr", replicates=100)
+    report = compare("rr", replicates=200)
     assert report.paired["llm"].p_mcnemar is None  # sentences are not independent items
     (table,) = breakdowns(report)
     assert table.columns == ["label", "support", "llm", "crf"]

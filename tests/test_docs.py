@@ -250,7 +250,7 @@ def test_an_llm_run_timed_here_shows_its_cost_as_measured(tiny_runs):
 def test_two_runs_shown_with_the_same_command_are_refused(tiny_runs):
     write_run_of("scalr", "copy", scalr_references(), {1}, "baselines eval scalr --method tfidf --data-dir /x", Path("/x"))
     with pytest.raises(BaselinesError, match="two runs show the same command"):
-        write_all(tiny_runs / "out", replicates=50)
+        write_all(tiny_runs / "out", replicates=200)
 
 
 def test_compare_all_refuses_single_task_options_and_needs_out(tmp_path):

@@ -35,12 +35,12 @@ def write_runs(best: str) -> None:
 
 def render() -> list[str]:
     """The per-task section of the results page (the headline names that page)."""
-    comparison = compare("caselawqa", replicates=100)
+    comparison = compare("caselawqa", replicates=200)
     return per_group_section(get_task("caselawqa"), comparison, best_ours(comparison))
 
 
 def headline() -> list[str]:
-    return headline_section(get_task("caselawqa"), compare("caselawqa", replicates=100), None, lambda system: "cmd")
+    return headline_section(get_task("caselawqa"), compare("caselawqa", replicates=200), None, lambda system: "cmd")
 
 
 def table(lines: list[str]) -> dict[str, list[str]]:
@@ -80,7 +80,7 @@ def test_delta_of_a_task_is_the_difference_of_its_accuracies_and_its_interval_ho
 
 def test_mean_row_is_the_comparisons_paired_difference_turned_round():
     write_runs(best="signals")
-    comparison = compare("caselawqa", replicates=100)
+    comparison = compare("caselawqa", replicates=200)
     paired = comparison.paired["linear"]  # linear − signals
     row = table(render())["mean over all 3 tasks"]
     assert float(row[3]) == pytest.approx(-100 * paired.difference, abs=0.051)
@@ -102,7 +102,7 @@ def test_the_headline_names_the_page_of_the_per_task_table():
 
 def test_no_table_for_a_task_without_a_plain_method_or_its_run():
     write_system("caselawqa", "signals", refs(), right((9, 8, 6)))
-    comparison = compare("caselawqa", replicates=100)
+    comparison = compare("caselawqa", replicates=200)
     assert per_group_section(get_task("caselawqa"), comparison, comparison.reference) == []  # no linear run
     scalr = get_task("scalr")
     assert scalr.capability(PublishedFigures).headline_versus is None

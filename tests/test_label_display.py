@@ -73,7 +73,7 @@ def scalr_comparison_by_label():
     refs = [Reference(id=f"q{i}", gold=(str(i % 5),), labels=tuple("01234")) for i in range(20)]
     write_scalr_run("tfidf", refs, set(range(8)))
     write_scalr_run("embed", refs, set(range(14)))
-    report = compare("scalr", replicates=50)
+    report = compare("scalr", replicates=200)
     return dataclasses.replace(report, task=dataclasses.replace(report.task, breakdowns=("per_label",)))
 
 
@@ -102,5 +102,5 @@ def test_compare_keeps_the_labels_of_a_task_without_aliases():
     variant = Variant(split=task.eval_split, references=references_digest(refs))
     result.variant = variant.to_dict()
     write_run(results_root() / "rr" / "crf" / variant.slug(), result.to_dict(), samples, None)
-    (table,) = breakdowns(compare("rr", replicates=50))
+    (table,) = breakdowns(compare("rr", replicates=200))
     assert sorted(row[0] for row in table.rows) == sorted(labels)

@@ -11,7 +11,7 @@ from baselines.runs.results_store import Variant, references_digest, write_run
 def write_eval_run(name: str, refs, right: int, command: str, trained: bool) -> None:
     task = get_task("scalr")
     rows = [{"id": r.id, "prediction": r.gold[0] if k < right else "4"} for k, r in enumerate(refs)]
-    result, samples = score_predictions(task, rows, refs, replicates=20)
+    result, samples = score_predictions(task, rows, refs, replicates=200)
     train = {"wall_seconds": 12.0, "cpu_seconds": 20.0, "peak_memory_mib": 300.0, "cpu": "x"} if trained else None
     result.meta = {"method": name, "command": command, "data": "/home/someone/data", "cost": {"train": train}}
     variant = Variant(split=task.eval_split, references=references_digest(refs))
@@ -29,7 +29,7 @@ def test_a_method_that_learns_shows_its_train_command_before_its_eval():
     write_eval_run("learned", refs, 7, "baselines eval scalr --method learned --data-dir /home/someone/data "
                    "--test-file /home/someone/data/scalr/test.jsonl --allow-overlap --name learned", trained=True)
     write_eval_run("tfidf", refs, 3, "baselines eval scalr --method tfidf --data-dir /home/someone/data", trained=False)
-    comparison = compare("scalr", replicates=20)
+    comparison = compare("scalr", replicates=200)
     headline = "\n".join(headline_section(get_task("scalr"), comparison, None, shown_command))
     assert ("- learned: `baselines train scalr --method learned --data-dir DATA --name learned`, then "
             "`baselines eval scalr --method learned --data-dir DATA --test-file DATA/scalr/test.jsonl "

@@ -154,7 +154,7 @@ def test_train_eval_score_and_compare_the_plugin(toy, tmp_path):
     invoke("score", "toy", str(llm), "--data-dir", str(data))
     scored = run_results("toy", "my-llm")
     assert scored["metrics"]["accuracy"] == 0.75 and scored["coverage"] == 0.875 and scored["producer"] == "llm"
-    table = invoke("compare", "toy", "--markdown-only", "--replicates", "100")
+    table = invoke("compare", "toy", "--markdown-only", "--replicates", "200")
     leaderboard = table.split("\n\n")[1]  # the first table: the one ranking the systems
     rows = [line.split("|")[2].strip() for line in leaderboard.splitlines() if "---" not in line]
     assert rows == ["system", "tfidf-logreg", "my-llm (LLM)", "majority"] and "Reference: **tfidf-logreg**" in table

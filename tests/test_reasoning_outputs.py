@@ -163,15 +163,15 @@ def test_strict_reading_is_recorded_compared_and_headlined_where_it_differs():
     refs = [Reference(id=f"q{k}", gold=(gold,), labels=("0", "1", "2", "3", "4")) for k, gold in
             enumerate(["2", "1", "3", "4", "0"])]
     task = get_task("scalr")
-    result, _ = score_predictions(task, [{"id": r.id, "raw": t} for r, t in zip(refs, LENIENT)], refs, replicates=50)
+    result, _ = score_predictions(task, [{"id": r.id, "raw": t} for r, t in zip(refs, LENIENT)], refs, replicates=200)
     assert result.metrics["accuracy"] == 0.8  # "Everything considered, C." is wrong (gold A)
     assert result.strict == {"accuracy": 0.4, "balanced_accuracy": result.strict["balanced_accuracy"]}  # whole, answer_is
-    labels, _ = score_predictions(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs, replicates=50)
+    labels, _ = score_predictions(task, [{"id": r.id, "prediction": r.gold[0]} for r in refs], refs, replicates=200)
     assert labels.strict is None  # labels are read the same way in both
     write_raw_run("lenient-llm", LENIENT, refs)
     write_raw_run("strict-llm", [f"The final answer is {'ABCDE'[int(r.gold[0])]}" for r in refs], refs)
     write_raw_run("ours-raw", ["B"] * 5, refs, producer="ours")
-    comparison = compare("scalr", against="ours-raw", replicates=50)
+    comparison = compare("scalr", against="ours-raw", replicates=200)
     columns, rows = details_display(comparison)
     assert "strict accuracy %" in columns
     strict_cells = {row[0]: row[columns.index("strict accuracy %")] for row in rows}

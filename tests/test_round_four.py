@@ -103,7 +103,7 @@ def test_item_1_hidden_files_named_like_ours_are_never_deleted(tmp_path):
     aged([*decoys, pages / ".scalr.md.old"])
     before = {path: path.read_bytes() for path in decoys}
     outcome = runner.invoke(app, ["compare", "--all", "--out", str(pages), "--readme", str(readme),
-                                  "--replicates", "50"])
+                                  "--replicates", "200"])
     assert outcome.exit_code == 0, outcome.output
     data = tmp_path / "data"
     (data / "scalr").mkdir(parents=True)
@@ -333,7 +333,7 @@ def _tiny_comparison():
     result.meta, variant = {"method": "tfidf"}, Variant(split=task.eval_split, references=references_digest(refs))
     result.variant = variant.to_dict()
     write_run(results_root() / "scalr" / "tfidf" / variant.slug(), result.to_dict(), samples, None)
-    return compare("scalr", replicates=20)
+    return compare("scalr", replicates=200)
 
 
 def test_item_8_a_copied_predictions_file_keeps_the_overlap_record_of_the_run_that_wrote_it(tmp_path):

@@ -33,6 +33,11 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row(f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}", "")
     if result.truncated:
         table.add_row("truncated generations", str(result.truncated), "")
+    batch = result.meta.get("batch") or {}
+    if batch.get("tool_calls"):
+        table.add_row("answers read from tool calls", str(batch["tool_calls"]), "")
+    if batch.get("refusals"):
+        table.add_row("refusals (no answer)", str(batch["refusals"]), "")
     if result.missing:
         table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
     if result.missing and result.missing_policy == "skip" and task.capability(ItemsFromPredictions) is None:

@@ -4,6 +4,10 @@ there, each with the sha256 of the bytes it wrote.
 A listed file is ours only while its bytes are the ones listed: a forged manifest naming a user's file, or a
 generated file the user has since edited, is not replaced. A manifest of an older release lists names only;
 those names are trusted no more than any other file (see `owned_names`).
+
+A write of several files is recorded in two steps: first a manifest that accepts, for each file about to be
+replaced, its bytes before and after (`replacing`), then the files, then the manifest of the new bytes alone. A
+write killed between the steps leaves every file with bytes the manifest accepts, so the next write proceeds.
 """
 from __future__ import annotations
 
@@ -29,13 +33,17 @@ def file_digest(path: Path) -> str | None:
     return digest.hexdigest()
 
 
-def manifest_bytes(written_by: str, files: dict[str, bytes | str | None]) -> bytes:
+def manifest_bytes(written_by: str, files: dict[str, bytes | str | None],
+                   replacing: dict[str, str] | None = None) -> bytes:
     """The manifest document: the writer, the sorted file names and, per name, the sha256 of its bytes (a str
-    value is a digest already computed; None: a file kept as it is, listed without a digest)."""
+    value is a digest already computed; None: a file kept as it is, listed without a digest); `replacing`, the
+    digests files have before a write that is about to replace them, also accepted meanwhile."""
     digests = {name: hashlib.sha256(data).hexdigest() if isinstance(data, bytes) else data
                for name, data in sorted(files.items())}
     document = {"written_by": written_by, "files": sorted(files),
                 "sha256": {name: digest for name, digest in digests.items() if digest}}
+    if replacing:
+        document["replacing"] = dict(sorted(replacing.items()))
     return (json.dumps(document, indent=1) + "\n").encode()
 
 
@@ -57,7 +65,17 @@ def read_manifest(folder: Path, manifest: str) -> dict[str, str | None] | None:
             or not isinstance(digests, dict) or not all(isinstance(d, str) for d in digests.values())):
         raise DataError('not a manifest of this program (expected {"files": [names], "sha256": {name: digest}})',
                         path)
-    return {name: digests.get(name) for name in files}
+    replacing = document.get("replacing", {})
+    if not isinstance(replacing, dict) or not all(isinstance(d, str) for d in replacing.values()):
+        raise DataError('not a manifest of this program ("replacing" must map names to digests)', path)
+    return {name: (digests.get(name), replacing[name]) if name in replacing and digests.get(name) else
+            digests.get(name) for name in files}
+
+
+def _accepts(listed, digest: str | None) -> bool:
+    """Whether a file of sha256 `digest` is one a listed entry accepts (a digest, or the two of a write under
+    way)."""
+    return digest is not None and (digest in listed if isinstance(listed, tuple) else digest == listed)
 
 
 def owned_names(folder: Path, listed: dict[str, str | None] | None, earlier=()) -> set[str]:
@@ -67,7 +85,7 @@ def owned_names(folder: Path, listed: dict[str, str | None] | None, earlier=()) 
     if listed is None:
         return earlier
     return {name for name, digest in listed.items()
-            if (digest is not None and file_digest(Path(folder) / name) == digest)
+            if (digest is not None and _accepts(digest, file_digest(Path(folder) / name)))
             or (digest is None and name in earlier)}
 
 
@@ -75,4 +93,4 @@ def changed_names(folder: Path, listed: dict[str, str | None] | None) -> list[st
     """Listed names whose file is there but no longer holds the bytes the manifest records."""
     return sorted(name for name, digest in (listed or {}).items()
                   if digest is not None and os.path.lexists(Path(folder) / name)
-                  and file_digest(Path(folder) / name) != digest)
+                  and not _accepts(digest, file_digest(Path(folder) / name)))

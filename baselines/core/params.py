@@ -172,12 +172,17 @@ def check_params(klass, params: dict, origins: dict | None = None) -> None:
             raise BaselinesError(f"{where}: {key} {problem}")
 
 
+MIN_REPLICATES = 200
+MIN_LLM_PARAMETERS = 1e7
 OPTION_RULES = {  # the number options of the command line and the Python API, checked as configs are
     "seed": SHARED["seed"],
     "cv": Range(2, 1000, whole=True),  # folds of a cross-validation
     "sample": Range(1, 10 ** 9, whole=True),  # items (or documents) per group of an exported sample
-    "replicates": Range(1, 1_000_000, whole=True),  # bootstrap replicates
-    "parameters": Range(1, 1e15),  # an LLM's parameter count (--params): up to a thousand trillion
+    # bootstrap replicates: below 200 a 95% percentile interval rests on a handful of draws at each end (with 1 or 2
+    # it can exclude its own estimate), and a p-value cannot fall below 2/(B+1)
+    "replicates": Range(MIN_REPLICATES, 1_000_000, whole=True),
+    # an LLM's parameter count (--params): from ten million (the smallest generative models) to a thousand trillion
+    "parameters": Range(MIN_LLM_PARAMETERS, 1e15),
 }
 
 

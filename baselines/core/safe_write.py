@@ -22,20 +22,14 @@ import contextlib
 import fcntl
 import json
 import os
-import re
-import secrets
 import shutil
-import socket
 import stat
-import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from baselines.core.errors import DataError
+from baselines.core.leftovers import remove, remove_stale, sibling
 from baselines.core.manifest import changed_names, file_digest, manifest_bytes, owned_names, read_manifest
-
-STALE_SECONDS = 60  # a leftover of a dead writer on this host (or of an older release) is removed after this
-STALE_REMOTE_SECONDS = 3600  # a leftover written from another host: its writer cannot be checked, so wait longer
 
 
 def writable_target(target: Path, inputs: Iterable[Path] = (), *, follow_link: bool = True) -> Path:
@@ -55,11 +49,34 @@ def writable_target(target: Path, inputs: Iterable[Path] = (), *, follow_link: b
         raise DataError(f"cannot write here ({exc.strerror})", target) from None
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise DataError("is not a regular file or folder (a device, FIFO or socket): refusing to replace it", target)
+    check_file_target(real)
     for source in inputs:
         if os.path.realpath(source) == str(real):
             raise DataError("is also an input of this command: refusing to overwrite it (choose another --out)",
                             target)
     return real
+
+
+def check_file_target(path: Path) -> None:
+    """A file about to be replaced keeps what its user set on it: one with other hard links (they would keep the old
+    text) or one made read-only is refused, in one line; its mode is kept (`_keep_mode`)."""
+    try:
+        status = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISREG(status.st_mode):
+        return
+    if status.st_nlink > 1:
+        raise DataError(f"has {status.st_nlink} hard links: replacing it would leave the others with the old text; "
+                        "refusing (break the links, or choose another name)", path)
+    if not status.st_mode & stat.S_IWUSR:
+        raise DataError("is read-only: refusing to replace it (make it writable, or choose another name)", path)
+
+
+def _keep_mode(tmp: Path, target: Path) -> None:
+    """Give the file about to replace `target` the mode `target` has (a 0600 README stays 0600)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
 
 
 def check_replaceable_folder(folder: Path, markers: Iterable[str] = ()) -> None:
@@ -106,7 +123,7 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
     target = writable_target(given, follow_link=follow_link)
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale(target)
-    tmp = _sibling(target, "tmp")
+    tmp = sibling(target, "tmp")
     try:
         yield tmp
         if tmp.is_dir():
@@ -116,9 +133,11 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
                     check()
                 _replace_folder(tmp, target)
         else:
+            check_file_target(target)
+            _keep_mode(tmp, target)
             os.replace(tmp, target)
     finally:
-        _remove(tmp)
+        remove(tmp)
 
 
 def write_staged(targets: dict[Path, bytes]) -> list[Path]:
@@ -126,18 +145,21 @@ def write_staged(targets: dict[Path, bytes]) -> list[Path]:
     target before the first is replaced, so a failure while staging (a full disk) replaces none. A target
     that became a link meanwhile is replaced itself, never the file it names (a rename does not follow links)."""
     staged: dict[Path, Path] = {}
+    for path in targets:
+        check_file_target(path)
     try:
         for path, data in targets.items():
             path.parent.mkdir(parents=True, exist_ok=True)
             remove_stale(path)
-            staged[path] = _sibling(path, "tmp")
+            staged[path] = sibling(path, "tmp")
             with open(staged[path], "xb") as handle:
                 handle.write(data)
+            _keep_mode(staged[path], path)
         for path, tmp in staged.items():
             os.replace(tmp, path)
     finally:
         for tmp in staged.values():
-            _remove(tmp)
+            remove(tmp)
     return list(targets)
 
 
@@ -146,9 +168,10 @@ def write_output_folder(folder: Path, files: dict[str, bytes], manifest: str, wr
     """Files (plain names -> bytes) into `folder`, a folder that may hold other files: each name must be absent
     or a regular file this program wrote there, as its `manifest` records (name and sha256 of the bytes written;
     without a digest, or without a manifest, only a name in `earlier`: an older release's output known by its
-    content); anything else is refused before any write. The manifest is written first (a listed file that is
-    absent is harmless), then the files, then `also` (files the user named, already checked). Returns what was
-    written, the manifest first."""
+    content); anything else is refused before any write. The manifest is written first, accepting each file's
+    new bytes and, for a file being replaced, its earlier ones (a listed file that is absent is harmless); then the
+    files and `also` (files the user named, already checked); then the manifest of the new bytes alone: a kill at
+    any point leaves a folder the next write accepts (manifest.py). Returns what was written, the manifest first."""
     folder = Path(folder)
     listed = read_manifest(folder, manifest)
     ours = owned_names(folder, listed, earlier)
@@ -164,9 +187,12 @@ def write_output_folder(folder: Path, files: dict[str, bytes], manifest: str, wr
             raise DataError(f"{why}: refusing to replace it (move it away, or choose another folder)", path)
     kept = {name: file_digest(folder / name) for name in ours
             if "/" not in name and name not in files and _is_regular(folder / name)}
-    targets = {folder / manifest: manifest_bytes(written_by, {**kept, **files}),
-               **{folder / name: data for name, data in files.items()}, **(also or {})}
-    return write_staged(targets)
+    replacing = {name: digest for name in files if name in ours and (digest := file_digest(folder / name))}
+    first = write_staged({folder / manifest: manifest_bytes(written_by, {**kept, **files}, replacing)})
+    written = write_staged({**{folder / name: data for name, data in files.items()}, **(also or {})})
+    if replacing:  # every file now holds its new bytes: the manifest accepts those alone
+        write_staged({folder / manifest: manifest_bytes(written_by, {**kept, **files})})
+    return first + written
 
 
 def _replace_folder(tmp: Path, target: Path) -> None:
@@ -175,37 +201,10 @@ def _replace_folder(tmp: Path, target: Path) -> None:
     if not target.is_dir() or target.is_symlink():
         os.replace(tmp, target)
         return
-    old = _sibling(target, "old")
+    old = sibling(target, "old")
     os.replace(target, old)
     os.replace(tmp, target)
     shutil.rmtree(old, ignore_errors=True)
-
-
-WRITER_MARK = "legal-baselines"  # in the name of every temporary or backup this tool writes, and of no other
-
-
-def _sibling(target: Path, kind: str) -> Path:
-    """A fresh hidden name beside `target` naming this tool and its writer:
-    .<name>.legal-baselines.<host>.<pid>.<16 random hex digits>.<kind>; only such names are ever removed."""
-    return target.with_name(f".{target.name}.{WRITER_MARK}.{_host()}.{os.getpid()}.{secrets.token_hex(8)}.{kind}")
-
-
-def ours_pattern(name: str) -> re.Pattern:
-    """The temporaries and backups this tool writes for a target named `name` (see `_sibling`)."""
-    return re.compile(rf"\.{re.escape(name)}\.{WRITER_MARK}\.(?P<host>[A-Za-z0-9-]*)\.(?P<pid>[0-9]+)\.[0-9a-f]{{16}}"
-                      rf"\.(?:tmp|old)")
-
-
-def _host() -> str:
-    return re.sub(r"[^A-Za-z0-9-]", "", socket.gethostname())[:24]
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    elif path.exists() or path.is_symlink():
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
 
 
 @contextlib.contextmanager
@@ -218,49 +217,6 @@ def _exclusive_lock(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.close(descriptor)
-
-
-def remove_stale(target: Path) -> list[Path]:
-    """Remove leftovers of killed writes of `target` (its hidden .tmp / .old siblings that this tool named,
-    `ours_pattern`); returns what went. Any other file, whatever its name (`.<name>.old`, `.<name>.lock`, a
-    user's `.<name>.backup01.tmp`), is never touched.
-
-    A leftover goes when it is older than STALE_SECONDS and its writer (host and pid in its name) no longer
-    runs here; one from another host after STALE_REMOTE_SECONDS."""
-    target = Path(target)
-    pattern = ours_pattern(target.name)
-    removed = []
-    try:
-        entries = list(os.scandir(target.parent))
-    except FileNotFoundError:
-        return removed
-    for entry in entries:
-        match = pattern.fullmatch(entry.name)
-        if match and _is_stale(entry, match["host"], match["pid"]):
-            _remove(Path(entry.path))
-            removed.append(Path(entry.path))
-    return removed
-
-
-def _is_stale(entry: os.DirEntry, host: str | None, pid: str | None) -> bool:
-    try:
-        age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-    except FileNotFoundError:
-        return False
-    if host != _host():
-        return age > STALE_REMOTE_SECONDS
-    return age > STALE_SECONDS and not _running(int(pid))
-
-
-def _running(pid: int) -> bool:
-    """Whether a process with this id runs on this host."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def write_jsonl(path: Path, rows: Iterable[dict], *, follow_link: bool = False) -> None:

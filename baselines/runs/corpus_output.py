@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target, write_json
-from baselines.core.safe_write import WRITER_MARK
+from baselines.core.leftovers import WRITER_MARK
 from baselines.runs.corpus import StreamSink
 
 RECORD_FIELDS = ("id", "digest")

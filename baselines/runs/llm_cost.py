@@ -20,7 +20,7 @@ from importlib import resources
 import yaml
 
 from baselines.core.errors import BaselinesError
-from baselines.core.params import check_option
+from baselines.core.params import MIN_LLM_PARAMETERS, check_option
 from baselines.registry import LmEvalExport, Task
 
 ACCELERATOR = {"name": "NVIDIA A100 SXM 80 GB", "peak_flops_per_second": 312e12, "precision": "dense BF16",
@@ -30,13 +30,22 @@ _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kmbt]?)\s*$", re.IGNO
 _SCALE = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 
-def parse_parameters(text: str) -> float:
-    """'70B', '8.03b', '110M', '7e9' -> a parameter count; anything else is refused."""
+def parse_parameters(text: str, system: str | None = None) -> float:
+    """'70B', '8.03b', '135M', '7e9' -> a parameter count; anything else is refused, and so is a count no LLM has
+    (below ten million: "70" or "70K" meant 70B?) or one ten times off the size the system's name gives in the
+    documented table (`system`: "llama-3-70b" with --params 70M)."""
     match = _SIZE.match(str(text))
     if not match:
-        raise BaselinesError(f"--params {text!r} is not a parameter count: write it as 70B, 8.03B, 110M or 7e9")
+        raise BaselinesError(f"--params {text!r} is not a parameter count: write it as 70B, 8.03B, 135M or 7e9")
     count = float(match.group(1)) * _SCALE[match.group(2).lower()]
+    if count < MIN_LLM_PARAMETERS:
+        raise BaselinesError(f"--params {text!r} is {count:,.0f} parameters, fewer than any LLM has (at least "
+                             f"{MIN_LLM_PARAMETERS:,.0f}): give the unit, e.g. --params {match.group(1)}B or 135M")
     check_option("parameters", count, f"--params {text!r}: the count")
+    known = model_parameters(system)[0] if system else None
+    if known and not known / 10 <= count <= known * 10:
+        raise BaselinesError(f"--params {text!r} is {count:,.0f} parameters, but the name {system!r} is a model of "
+                             f"{known:,.0f} in the table of parameter counts (llm_params.yaml): check the unit")
     return float(round(count))  # a count: 8.03B is 8030000000
 
 

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from baselines.core.config import with_former_defaults
+from baselines.core.leftovers import interrupted_target, restore_interrupted
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
 from baselines.core.manifest import file_digest
@@ -91,7 +92,9 @@ def run_folder(task: str, system: str, variant: Variant, results_dir=None) -> Pa
 def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, config: dict | None = None) -> None:
     """Refuse to replace a folder that is not a run this tool wrote (`check_run_owned`), whatever --force says;
     without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to let `eval`
-    replace a run computed on other references or with another configuration."""
+    replace a run computed on other references or with another configuration. A run that a killed rewrite left
+    only as its previous copy is put back first, and judged as it stands."""
+    restore_interrupted(folder)
     path = folder / RESULTS_FILE
     if not path.is_file():
         return
@@ -135,6 +138,10 @@ def check_run_owned(folder: Path, result) -> None:
         if name not in RUN_FILES or file_digest(folder / name) != digest:
             raise DataError(f"{name} is not the file this tool wrote there (changed since): refusing to replace the "
                             "folder (move it away, or choose another --name)", folder)
+    recorded = result["meta"].get(RESULTS_DIGEST)
+    if recorded is not None and recorded != results_digest(result):
+        raise DataError("has been edited since this tool wrote it: refusing to replace it, whatever --force says "
+                        "(move its folder away, or choose another --name)", path)
 
 
 MODEL_SHAPE = ("task", "method", "class", "params")  # what every config.json of a saved model holds
@@ -225,12 +232,39 @@ def write_run(folder: Path, result: dict, samples: list[dict], predictions: list
             write_jsonl(tmp / PREDICTIONS_FILE, predictions)
         write_jsonl(tmp / SAMPLES_FILE, samples)
         files = {name: file_digest(tmp / name) for name in (SAMPLES_FILE, PREDICTIONS_FILE) if (tmp / name).is_file()}
-        write_json(tmp / RESULTS_FILE, {**result, "meta": {**result.get("meta", {}), "files": files}})
+        written = {**result, "meta": {**result.get("meta", {}), "files": files}}
+        written["meta"][RESULTS_DIGEST] = results_digest(written)
+        write_json(tmp / RESULTS_FILE, written)
     return folder
 
 
+def restore_runs(root: Path) -> list[Path]:
+    """Put back every run of `root` (results/<task>) that a rewrite killed between its two renames left only as
+    its previous copy (a hidden `.old` folder of this tool, its writer gone): the last complete run stands again,
+    and nothing is deleted. Returns the runs put back."""
+    restored = []
+    for system in (root.iterdir() if root.is_dir() else ()):
+        for entry in (system.iterdir() if system.is_dir() and not system.is_symlink() else ()):
+            name = interrupted_target(entry.name)
+            if name and restore_interrupted(system / name) is not None:
+                restored.append(system / name)
+    return restored
+
+
+RESULTS_DIGEST = "results_sha256"  # meta key: the digest of results.json's own content, that key left out
+
+
+def results_digest(result: dict) -> str:
+    """sha256 of the results file's content, its own digest left out: a hand edit changes it."""
+    meta = {key: value for key, value in result.get("meta", {}).items() if key != RESULTS_DIGEST}
+    canonical = json.dumps({**result, "meta": meta}, sort_keys=True, ensure_ascii=False, allow_nan=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def run_files(task: str, results_dir=None) -> list[Path]:
-    """Every results.json of a task (results/<task>/<system>/<run>/results.json), temporaries skipped."""
+    """Every results.json of a task (results/<task>/<system>/<run>/results.json), temporaries skipped; a run whose
+    rewrite was killed between its two renames is first put back as it was before (`restore_runs`)."""
     root = results_root(results_dir) / task
+    restore_runs(root)
     return sorted(path for path in root.glob(f"*/*/{RESULTS_FILE}")
                   if not any(part.startswith(".") for part in path.relative_to(root).parts))

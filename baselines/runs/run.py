@@ -220,7 +220,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     task = get_task(spec.task)
     split = spec.split or task.eval_split
     check_producer(spec.producer)
-    parameters = parse_parameters(spec.params) if spec.params is not None else None
+    parameters = parse_parameters(spec.params, spec.name) if spec.params is not None else None
     format_entry(task, spec.fmt)  # an unknown name, before any work
     predictions, records, join_report, default_name, entry = read_scored(
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,

@@ -155,7 +155,7 @@ def runs(results_dir: Path, caselawqa: bool = True) -> Path:
 
 
 def compare_all(out: Path, results_dir: Path, *more):
-    return invoke("compare", "--all", "--out", out, "--results-dir", results_dir, "--replicates", "20", *more)
+    return invoke("compare", "--all", "--out", out, "--results-dir", results_dir, "--replicates", "200", *more)
 
 
 @pytest.fixture
@@ -244,7 +244,7 @@ def test_a_task_whose_runs_are_missing_keeps_its_page(generated, tmp_path):
 
 
 def compare_scalr(out: Path, results_dir: Path):
-    return invoke("compare", "scalr", "--out", out, "--results-dir", results_dir, "--replicates", "20")
+    return invoke("compare", "scalr", "--out", out, "--results-dir", results_dir, "--replicates", "200")
 
 
 def test_compare_out_never_writes_through_a_link_inside_out(tmp_path):
