@@ -81,6 +81,7 @@ def check_method(benchmark: Benchmark, name: str, folder: Path) -> None:
     from baselines.evaluation.scoring import score_predictions
     from baselines.methods.base import Method
 
+    _require(benchmark.fixture is not None, benchmark, "declares no fixture (a few records for the contract)")
     task, klass = benchmark.task, import_object(benchmark.methods[name])
     method = klass(**benchmark.quick.get(name, {}))
     _require(not [a for a in vars(method) if a.endswith("_")], benchmark, f"{name}: fitted state before fit")
@@ -136,11 +137,20 @@ def contract_cases(benchmarks: list[Benchmark] | None = None) -> list[tuple[Benc
 
 def parametrize_with_checks(benchmarks: list[Benchmark] | None = None):
     """A pytest parametrisation over (benchmark, method) of `benchmarks` (None: every discovered one), with ids
-    "task/method": decorate a test taking `benchmark` and `method` that calls check_method."""
+    "task/method": decorate a test taking `benchmark` and `method` that calls check_method. Over every discovered
+    benchmark (a host's own tests), a plugin that declares no fixture is skipped, saying so: its own tests are
+    where its contract is checked, with the fixture it then must declare."""
     import pytest
 
     cases = contract_cases(benchmarks)
     if not cases:
         raise BaselinesError("no benchmark methods to check")
-    return pytest.mark.parametrize("benchmark, method", cases,
-                                   ids=[f"{benchmark.task.name}/{name}" for benchmark, name in cases])
+    params = [pytest.param(benchmark, name, id=f"{benchmark.task.name}/{name}",
+                           marks=[pytest.mark.skip(reason=no_fixture(benchmark))] if benchmarks is None and
+                           benchmark.fixture is None else []) for benchmark, name in cases]
+    return pytest.mark.parametrize("benchmark, method", params)
+
+
+def no_fixture(benchmark: Benchmark) -> str:
+    return (f"the benchmark {benchmark.task.name!r} declares no fixture: a host cannot run its contract (its own "
+            "tests call check_benchmark, which requires one)")

@@ -7,12 +7,24 @@ import pytest
 from baselines.methods.floors import MajorityChooser
 from baselines.methods.majority import ALL
 from baselines.registry import DISCOVERED
-from baselines.testing import ContractError, check_benchmark, check_method, parametrize_with_checks
+from baselines.testing import ContractError, check_benchmark, check_method, no_fixture, parametrize_with_checks
 
 
-@pytest.mark.parametrize("benchmark", DISCOVERED.benchmarks, ids=lambda benchmark: benchmark.task.name)
+@pytest.mark.parametrize("benchmark", [
+    pytest.param(benchmark, id=benchmark.task.name, marks=[pytest.mark.skip(reason=no_fixture(benchmark))]
+                 if benchmark.fixture is None else []) for benchmark in DISCOVERED.benchmarks])
 def test_benchmark_contract(benchmark):
     check_benchmark(benchmark)
+
+
+def test_every_built_in_benchmark_declares_a_fixture():
+    assert all(benchmark.fixture is not None for benchmark in DISCOVERED.built_in)
+
+
+def test_a_method_of_a_benchmark_without_fixture_fails_the_contract_in_one_line(tmp_path):
+    scalr = next(b for b in DISCOVERED.benchmarks if b.task.name == "scalr")
+    with pytest.raises(ContractError, match="declares no fixture"):
+        check_method(dataclasses.replace(scalr, fixture=None), "majority", tmp_path)
 
 
 @parametrize_with_checks()

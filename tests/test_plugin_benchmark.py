@@ -21,7 +21,6 @@ from typer.testing import CliRunner
 
 import baselines.runs.corpus
 from baselines.cli import app
-from baselines.methods.plain_state import plain_classes
 from baselines.registry import DISCOVERED, ENTRY_POINT_GROUP, TASKS
 
 from conftest import run_results
@@ -51,10 +50,9 @@ def write_dist_info(site: Path, plugin: Path) -> Path:
 
 
 def forget_discovered() -> None:
-    """Drop what was found or imported while the plugin was visible: the discovered benchmarks, the classes a
-    plain state may hold (read from the task records) and the plugin's modules."""
+    """Drop what was found or imported while the plugin was visible: the discovered benchmarks (the classes a plain
+    state may hold are read from them) and the plugin's modules."""
     DISCOVERED.reset()
-    plain_classes.cache_clear()
     for name in [name for name in sys.modules if name == "toy_benchmark" or name.startswith("toy_benchmark.")]:
         del sys.modules[name]
 

@@ -186,3 +186,66 @@ def test_a_parameter_count_must_be_one_an_llm_has(tmp_path, given, message):
     assert refused.exit_code == 2 and message in refused.output, refused.output
     assert RUNNER.invoke(app, ["score", "scalr", str(answers(tmp_path, "A")), "--test-file", str(tests),
                                "--name", "small-llm", "--params", "135M"]).exit_code == 0
+
+
+MISBEHAVING = {  # module -> source: plugins that do not fail alone unless discovery guards them
+    "exiting_plugin": "import sys\nsys.exit('exiting plugin: goodbye')\n",
+    "argv_plugin": "import argparse\nparser = argparse.ArgumentParser(prog='argv-plugin')\n"
+                   "parser.add_argument('--only-mine', required=True)\nparser.parse_args()\n",
+    "interrupting_plugin": "raise KeyboardInterrupt\n",
+    "slow_plugin": "import time\nopen('slow-plugin-imported', 'w').close()\ntime.sleep(8)\n"
+                   "from baselines.tasks.scalr import BENCHMARK as B\nBENCHMARK = B\n",
+}
+
+
+def misbehaving_site(root: Path) -> dict:
+    """The plugins above as pip installs them; the environment that sees them."""
+    (root / "pkg").mkdir(parents=True)
+    for k, (module, source) in enumerate(MISBEHAVING.items()):
+        (root / "pkg" / f"{module}.py").write_text(source)
+        info = root / "site" / f"misbehaving_{k}-0.1.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: misbehaving-{k}\nVersion: 0.1\n")
+        (info / "entry_points.txt").write_text(f"[legal_baselines.benchmarks]\n{module.split('_')[0]} = "
+                                                f"{module}:BENCHMARK\n")
+    return {"PYTHONPATH": f"{root / 'site'}:{root / 'pkg'}", "PATH": "/usr/bin:/bin",
+            "BASELINES_RESULTS": str(root / "results")}
+
+
+def test_plugins_that_exit_parse_argv_or_are_interrupted_fail_alone_and_help_never_imports_one(tmp_path):
+    environment = misbehaving_site(tmp_path)
+    command = str(Path(sys.executable).parent / "baselines")
+    tests = scalr_file(tmp_path)
+    for args in (["--help"], ["score", "scalr", str(answers(tmp_path, "A")), "--test-file", str(tests),
+                              "--name", "llm"], ["eval", "scalr", "--method", "random", "--test-file", str(tests)]):
+        done = subprocess.run([command, *args], capture_output=True, text=True, env=environment, cwd=tmp_path)
+        assert done.returncode == 0, (args, done.stdout[-500:], done.stderr[-500:])
+        assert "goodbye" not in done.stderr + done.stdout and "argv-plugin" not in done.stderr + done.stdout
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "slow-plugin-imported").exists()  # the 8-second plugin was imported by none of them
+    listing = subprocess.run([command, "ls"], capture_output=True, text=True, env=environment, cwd=tmp_path)
+    assert listing.returncode == 0 and "Traceback" not in listing.stderr, listing.stderr
+    assert "skipped benchmark 'exiting': exiting_plugin:BENCHMARK failed to load: it exits while importing" \
+        in listing.stdout
+    assert "skipped benchmark 'argv':" in listing.stdout and "skipped benchmark 'interrupting':" in listing.stdout
+    assert "it was interrupted while importing" in listing.stdout and (tmp_path / "slow-plugin-imported").exists()
+
+
+def test_one_package_in_two_include_folders_is_skipped_in_both(tmp_path, monkeypatch):
+    from baselines.core.errors import BaselinesError
+    from baselines.registry import DISCOVERED, get_task
+
+    for folder in ("first", "second"):
+        package = tmp_path / folder / "twin_pkg"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("from baselines.tasks.scalr import BENCHMARK as B\nBENCHMARK = B\n")
+    monkeypatch.setenv("BASELINES_INCLUDE", f"{tmp_path / 'first'}{os.pathsep}{tmp_path / 'second'}")
+    DISCOVERED.reset()
+    try:
+        problems = DISCOVERED.problems
+        assert "both skipped" in problems["twin_pkg"] and str(tmp_path / "second") in problems["twin_pkg"]
+        with pytest.raises(BaselinesError, match="twin_pkg.*both skipped"):
+            get_task("twin_pkg")
+    finally:
+        monkeypatch.undo()
+        DISCOVERED.reset()

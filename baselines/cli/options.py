@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from baselines.core.errors import BaselinesError
-from baselines.registry import TASKS, SpeedTexts, option_help
+from baselines.registry import KNOWN_TASKS, SpeedTexts, option_help
 from baselines.runs.options import load_options
 from baselines.runs.options import method_of as method_from  # a named config's method, else the default
 from baselines.runs.options import missing_policy as shared_missing_policy
@@ -60,7 +60,7 @@ def formats_help() -> str:
     from baselines.evaluation.formats import FORMATS
 
     own = "; ".join(f"{task.name}: {name}, {spec.help}"
-                    for task in TASKS.values() for name, spec in task.formats.items())
+                    for task in KNOWN_TASKS.values() for name, spec in task.formats.items())
     return " | ".join(FORMATS) + (f", or a task's own ({own})" if own else "") + "."
 
 
@@ -68,7 +68,7 @@ def texts_help() -> str:
     """The texts each task offers for the encoder speed test, from the records."""
     from baselines.registry import default_speed_texts
 
-    offered = "; ".join(f"{task.name}: {task.capability(SpeedTexts).help}" for task in TASKS.values()
+    offered = "; ".join(f"{task.name}: {task.capability(SpeedTexts).help}" for task in KNOWN_TASKS.values()
                         if task.capability(SpeedTexts))
     return f"Whose texts to encode: {offered} (default: {default_speed_texts()})."
 

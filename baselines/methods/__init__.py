@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from baselines.core.errors import unknown_name
-from baselines.registry import Registered, get_task, method_entries
+from baselines.registry import DISCOVERED, Registered, get_task, method_entries
 
 
 def method_table() -> dict[str, dict[str, str]]:
@@ -24,7 +24,7 @@ def method_table() -> dict[str, dict[str, str]]:
 def registered(task: str, name: str) -> Registered:
     """The entry of method `name` (or one of its aliases) of `task`; an unknown name suggests the closest."""
     get_task(task)
-    entries = [entry for entry in method_entries() if entry.task == task]
+    entries = list(method_entries(task))
     for entry in entries:
         if name in entry.spellings():
             return entry
@@ -34,13 +34,15 @@ def registered(task: str, name: str) -> Registered:
 def registration(klass: type) -> Registered | None:
     """The entry whose target is `klass`, or None for a class that is not registered."""
     target = f"{klass.__module__}:{klass.__qualname__}"
-    return next((entry for entry in method_entries() if entry.target == target), None)
+    built_in = (entry for benchmark in DISCOVERED.built_in for entry in benchmark.registered())
+    found = next((entry for entry in built_in if entry.target == target), None)  # no plugin imported for these
+    return found or next((entry for entry in method_entries() if entry.target == target), None)
 
 
 def method_names(task: str) -> list[str]:
     """The method names of a task (without aliases), sorted."""
     get_task(task)
-    return sorted(entry.name for entry in method_entries() if entry.task == task)
+    return sorted(entry.name for entry in method_entries(task))
 
 
 def method_aliases(task: str, name: str) -> tuple[str, ...]:
@@ -79,9 +81,7 @@ def saved_model_folder(root: Path, task: str, system: str) -> Path:
 def other_spellings(task: str, system: str) -> list[str]:
     """`system` with its leading method name or alias replaced by each other spelling of that method."""
     out = []
-    for entry in method_entries():
-        if entry.task != task:
-            continue
+    for entry in method_entries(task):
         for spelling in entry.spellings():
             if system == spelling or system.startswith(spelling + "-"):
                 rest = system[len(spelling):]

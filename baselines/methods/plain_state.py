@@ -12,7 +12,6 @@ must be trusted like code.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import zipfile
 from pathlib import Path
@@ -35,13 +34,13 @@ PLAIN_CLASSES = {  # with the tasks' own (PlainClasses), the only classes a stat
 TAGS = ("__array__", "__tuple__", "__pairs__", "__scalar__", "__dtype__", "__object__")
 
 
-@functools.lru_cache(maxsize=1)
 def plain_classes() -> dict[str, str]:
-    """Every class a state may hold: PLAIN_CLASSES and those the task records register."""
-    from baselines.registry import TASKS, PlainClasses
+    """Every class a state may hold: PLAIN_CLASSES and those the records of the tasks loaded so far register (a
+    plugin's model is read once its task was asked for, so its classes are known by then)."""
+    from baselines.registry import KNOWN_TASKS, PlainClasses
 
     classes = dict(PLAIN_CLASSES)
-    for task in TASKS.values():
+    for task in KNOWN_TASKS.values():
         if task.capability(PlainClasses):
             classes.update(task.capability(PlainClasses).classes)
     return classes

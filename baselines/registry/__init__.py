@@ -189,20 +189,44 @@ ENTRY_POINT_GROUP = "legal_baselines.benchmarks"  # name = the task; value = 'pa
 
 class _Discovered:
     """The benchmarks of every installed package (entry points of ENTRY_POINT_GROUP), loaded on first use, and the
-    entry points skipped with the reason for each (`problems`)."""
+    entry points skipped with the reason for each (`problems`). This package's own benchmarks load apart
+    (`built_in`): a command of a built-in task, and every `--help`, imports no plugin."""
 
     def __init__(self):
         self._benchmarks: list[Benchmark] | None = None
+        self._built_in: list[Benchmark] | None = None
         self._problems: dict[str, str] = {}
 
     @property
     def benchmarks(self) -> list[Benchmark]:
+        """Every benchmark: the built-in ones and the plugins (imported now, each guarded)."""
         if self._benchmarks is None:
             self._benchmarks, self._problems = discover_benchmarks(ENTRY_POINT_GROUP, Benchmark)
-            for benchmark in self._benchmarks:
-                if benchmark.configs is not None:
-                    register_task_configs(benchmark.task.name, benchmark.resource(benchmark.configs))
+            self._register(self._benchmarks)
         return self._benchmarks
+
+    @property
+    def built_in(self) -> list[Benchmark]:
+        """This package's own benchmarks, no plugin imported."""
+        if self._benchmarks is not None:
+            return [b for b in self._benchmarks if b.task.name in {x.task.name for x in self._load_built_in()}]
+        return self._load_built_in()
+
+    def _load_built_in(self) -> list[Benchmark]:
+        if self._built_in is None:
+            self._built_in, _ = discover_benchmarks(ENTRY_POINT_GROUP, Benchmark, built_in_only=True)
+            self._register(self._built_in)
+        return self._built_in
+
+    def known(self) -> list[Benchmark]:
+        """The benchmarks loaded so far: every one once the plugins were needed, else the built-in ones."""
+        return self._benchmarks if self._benchmarks is not None else self.built_in
+
+    @staticmethod
+    def _register(benchmarks: list[Benchmark]) -> None:
+        for benchmark in benchmarks:
+            if benchmark.configs is not None:
+                register_task_configs(benchmark.task.name, benchmark.resource(benchmark.configs))
 
     @property
     def problems(self) -> dict[str, str]:
@@ -212,44 +236,59 @@ class _Discovered:
 
     def reset(self) -> None:
         """Forget what was found: the next use looks again (after a plugin is installed, in tests)."""
-        self._benchmarks, self._problems = None, {}
+        self._benchmarks, self._built_in, self._problems = None, None, {}
 
 
 DISCOVERED = _Discovered()
 
 
 class _Tasks(Mapping):
-    """Task name -> Task of every discovered benchmark, in their listed order (a read-only mapping)."""
+    """Task name -> Task of the benchmarks `source` gives, in their listed order (a read-only mapping)."""
+
+    def __init__(self, source):
+        self._source = source
 
     def __getitem__(self, name: str) -> Task:
-        for benchmark in DISCOVERED.benchmarks:
+        for benchmark in self._source():
             if benchmark.task.name == name:
                 return benchmark.task
         raise KeyError(name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter([benchmark.task.name for benchmark in DISCOVERED.benchmarks])
+        return iter([benchmark.task.name for benchmark in self._source()])
 
     def __len__(self) -> int:
-        return len(DISCOVERED.benchmarks)
+        return len(self._source())
 
 
-TASKS: Mapping[str, Task] = _Tasks()
+TASKS: Mapping[str, Task] = _Tasks(lambda: DISCOVERED.benchmarks)  # every task: plugins imported on first use
+KNOWN_TASKS: Mapping[str, Task] = _Tasks(lambda: DISCOVERED.known())  # the tasks loaded so far (help texts)
 
 
-def method_entries() -> tuple[Registered, ...]:
-    """Every method of every discovered benchmark (looked up through baselines.methods)."""
-    return tuple(entry for benchmark in DISCOVERED.benchmarks for entry in benchmark.registered())
+def _benchmarks_of(task: str | None) -> list[Benchmark]:
+    """The benchmark of a built-in `task` alone (no plugin imported), else every benchmark."""
+    built_in = [b for b in DISCOVERED.built_in if b.task.name == task] if task is not None else []
+    return built_in or DISCOVERED.benchmarks
+
+
+def method_entries(task: str | None = None) -> tuple[Registered, ...]:
+    """The methods of `task` (None: of every discovered benchmark), looked up through baselines.methods."""
+    return tuple(entry for benchmark in _benchmarks_of(task) for entry in benchmark.registered()
+                 if task is None or entry.task == task)
 
 
 def former_modules() -> dict[str, str]:
-    """Where the method classes of model folders saved by earlier releases live now (old module -> new)."""
-    return {old: new for benchmark in DISCOVERED.benchmarks for old, new in benchmark.former_modules.items()}
+    """Where the method classes of model folders saved by earlier releases live now (old module -> new), of the
+    benchmarks loaded so far."""
+    return {old: new for benchmark in DISCOVERED.known() for old, new in benchmark.former_modules.items()}
 
 
 def get_task(name: str) -> Task:
-    """The registered task called `name`; a skipped plugin of that name says why, and an unknown name lists the
-    valid ones."""
+    """The registered task called `name` (a built-in one without importing any plugin); a skipped plugin of that
+    name says why, and an unknown name lists the valid ones."""
+    built_in = next((b.task for b in DISCOVERED.built_in if b.task.name == name), None)
+    if built_in is not None:
+        return built_in
     try:
         return TASKS[name]
     except KeyError:
@@ -260,9 +299,9 @@ def get_task(name: str) -> Task:
 
 
 def tasks_with(kind: type, hook: str | None = None) -> list[str]:
-    """The names of the tasks that have the capability `kind` (e.g. RawText), and set its `hook` when one is named
-    (e.g. "end_to_end")."""
-    return [name for name, task in TASKS.items()
+    """The names of the tasks loaded so far that have the capability `kind` (e.g. RawText), and set its `hook` when
+    one is named (e.g. "end_to_end"): help texts and messages, never a reason to import a plugin."""
+    return [name for name, task in KNOWN_TASKS.items()
             if task.capability(kind) is not None and (hook is None or getattr(task.capability(kind), hook))]
 
 
@@ -279,14 +318,15 @@ def check_options(task: Task, given: dict) -> None:
 def default_speed_texts() -> str | None:
     """The task whose texts `baselines speed encoders` times by default (its SpeedTexts.default), else the first
     that offers any."""
-    offering = [name for name, task in TASKS.items() if task.capability(SpeedTexts)]
-    return next((name for name in offering if TASKS[name].capability(SpeedTexts).default),
+    offering = [name for name, task in KNOWN_TASKS.items() if task.capability(SpeedTexts)]
+    return next((name for name in offering if KNOWN_TASKS[name].capability(SpeedTexts).default),
                 offering[0] if offering else None)
 
 
 def option_help(flag: str) -> str:
-    """What an option that only some tasks take does, task by task, from their records."""
-    return "; ".join(f"{name}: {task.options[flag]}" for name, task in TASKS.items() if flag in task.options) + "."
+    """What an option that only some tasks take does, task by task, from the records of the tasks loaded so far."""
+    return "; ".join(f"{name}: {task.options[flag]}" for name, task in KNOWN_TASKS.items()
+                     if flag in task.options) + "."
 
 
 def current_target(target: str) -> str:

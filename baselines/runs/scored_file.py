@@ -3,7 +3,7 @@ a generic one, or one of the task's own), who produced it, and that an answer wa
 from __future__ import annotations
 
 
-from baselines.core.errors import BaselinesError
+from baselines.core.errors import BaselinesError, DataError
 from baselines.evaluation.formats import format_named
 from baselines.registry import TASKS, Answers, ExternalFormat, Task
 
@@ -44,9 +44,12 @@ def check_some_answer(task: Task, samples: list[dict], predictions: list[dict], 
 def format_entry(task: Task, fmt: str) -> ExternalFormat | None:
     """The entry of the one format table (the generic formats and the task's own) that `fmt` names for `task`
     (None: auto, told by the file itself); an unknown name lists the formats valid for this task, and names the
-    tasks whose own format it is."""
-    owners = [name for name, other in TASKS.items() if fmt in other.formats]
-    return format_named(fmt, task.formats, task.name, owners)
+    tasks whose own format it is (looked for, plugins included, only then)."""
+    try:
+        return format_named(fmt, task.formats, task.name)
+    except DataError:
+        owners = [name for name, other in TASKS.items() if fmt in other.formats]
+        return format_named(fmt, task.formats, task.name, owners)
 
 
 def inferred_producer(predictions: list[dict]) -> str:
