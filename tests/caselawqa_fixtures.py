@@ -9,7 +9,8 @@ from pathlib import Path
 
 SIGNALS = ["affirmed", "reversed", "vacated"]
 FILLER = ("court statute petitioner respondent appeal district circuit judgment evidence claim federal state "
-          "law order trial motion jury counsel defendant plaintiff congress section").split()
+          "law order trial motion jury counsel defendant plaintiff congress section").split() + [
+    f"{stem}{k}" for stem in ("term", "fact", "rule") for k in range(100)]  # as many words as a real opinion's
 SPLIT_OF = ["train"] * 30 + ["val"] * 10 + ["test"] * 12
 
 

@@ -1,7 +1,12 @@
-"""Near-duplicate documents: normalised words, word 5-gram shingles, bottom-k MinHash sketches, containment.
+"""Near-duplicate documents: normalised words, shingles, bottom-k MinHash sketches, containment.
 
-A fitted document is kept as a sketch: the SKETCH_SIZE smallest 32-bit hashes of its shingles (SHINGLE_WORDS
-consecutive normalised words), all of them when it has fewer. The share of a scored document's shingles that a
+Shingles (version 3): unordered pairs of content words (not a stop word, three letters or more) at most
+PAIR_WINDOW content words apart. An edit that deletes every sixth word, inserts filler words, swaps neighbours or
+replaces a few common words by synonyms leaves most such pairs in place, where it breaks most word 5-grams (the
+shingles of versions 1 and 2, still used to measure models saved by earlier releases: `shingle_hashes`).
+
+A fitted document is kept as a sketch: the sketch size's smallest 32-bit hashes of its shingles, all of them when
+it has fewer. The share of a scored document's shingles that a
 fitted document also has (its containment in it) is estimated on the scored document's shingles that hash at or
 below the fitted sketch's largest hash: a uniform random sample of them, each of which is in the fitted document
 exactly when it is in its sketch (bottom-k / threshold sampling; Broder 1997, Cohen and Kaplan 2007). The scored
@@ -15,6 +20,7 @@ constants, never Python's salted hash()), and this is the whole of it, in numpy.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -23,8 +29,10 @@ import numpy as np
 
 from baselines.runs.confusables import skeleton
 
-SHINGLE_WORDS = 5  # words per shingle: short enough to survive light edits, long enough to be specific
-SKETCH_SIZE = 64  # hashes kept per fitted document
+SHINGLE_WORDS = 5  # words per shingle of versions 1 and 2
+PAIR_WINDOW = 3  # version 3: content words paired with the next three content words
+SKETCH_SIZE = 128  # hashes kept per fitted document (version 3; 64 before)
+SKETCH_SIZES = {1: 64, 2: 64, 3: 128}
 MIN_SAMPLE = 16  # sampled shingles below which a pair is not compared (scored text under ~1/4 of the fitted one)
 HASH_BITS = 32
 _NON_WORD = re.compile(r"[^\w\s]|_")
@@ -59,23 +67,55 @@ def shingle_hashes(words: list[str], cache: WordHashes | None = None) -> np.ndar
         return np.zeros(0, dtype=np.uint64)
     hashed = np.array(list(map((WordHashes() if cache is None else cache).__getitem__, words)), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        mixed = sum(hashed[k:k + n] * _MIX[k] for k in range(SHINGLE_WORDS))
-        mixed ^= mixed >> np.uint64(31)  # splitmix64's finaliser: every bit of the sum reaches the top bits
-        mixed *= np.uint64(0xBF58476D1CE4E5B9)
-        mixed ^= mixed >> np.uint64(27)
-        mixed *= np.uint64(0x94D049BB133111EB)
-        mixed ^= mixed >> np.uint64(31)
+        mixed = _finalised(sum(hashed[k:k + n] * _MIX[k] for k in range(SHINGLE_WORDS)))
     return mixed >> np.uint64(64 - HASH_BITS)
 
 
-def sketch_hex(hashes: np.ndarray) -> str:
-    """A fitted document's sketch as hex, 8 digits a hash: the SKETCH_SIZE smallest distinct of its shingle
-    hashes (shingle_hashes), ascending."""
-    head = np.partition(hashes, SKETCH_SIZE)[:SKETCH_SIZE + 1] if len(hashes) > SKETCH_SIZE else hashes
+def pair_hashes(words: list[str], cache: WordHashes | None = None) -> np.ndarray:
+    """The HASH_BITS-bit hashes of the unordered pairs of content words at most PAIR_WINDOW content words apart
+    (version 3), repeats included (none for fewer than two content words)."""
+    content = [word for word in words if len(word) > 2 and word not in _stop_words()]
+    if len(content) < 2:
+        return np.zeros(0, dtype=np.uint64)
+    hashed = np.array(list(map((WordHashes() if cache is None else cache).__getitem__, content)), dtype=np.uint64)
+    parts = []
+    with np.errstate(over="ignore"):
+        for gap in range(1, min(PAIR_WINDOW, len(content) - 1) + 1):
+            low, high = np.minimum(hashed[:-gap], hashed[gap:]), np.maximum(hashed[:-gap], hashed[gap:])
+            parts.append(_finalised(low * _MIX[0] + high * _MIX[1]))
+    return np.concatenate(parts) >> np.uint64(64 - HASH_BITS)
+
+
+def document_hashes(words: list[str], version: int, cache: WordHashes | None = None) -> np.ndarray:
+    """The shingle hashes a document of normalised `words` is compared by, in the scheme of `version`."""
+    return pair_hashes(words, cache) if version >= 3 else shingle_hashes(words, cache)
+
+
+def _finalised(mixed: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: every bit of the input reaches the top bits."""
+    mixed ^= mixed >> np.uint64(31)
+    mixed *= np.uint64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> np.uint64(27)
+    mixed *= np.uint64(0x94D049BB133111EB)
+    mixed ^= mixed >> np.uint64(31)
+    return mixed
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+def sketch_hex(hashes: np.ndarray, size: int = SKETCH_SIZE) -> str:
+    """A fitted document's sketch as hex, 8 digits a hash: the `size` smallest distinct of its shingle hashes,
+    ascending."""
+    head = np.partition(hashes, size)[:size + 1] if len(hashes) > size else hashes
     smallest = np.unique(head)  # the smallest distinct values, up to the partition's pivot
-    if len(smallest) < SKETCH_SIZE and len(head) < len(hashes):  # repeated shingles: take them all
+    if len(smallest) < size and len(head) < len(hashes):  # repeated shingles: take them all
         smallest = np.unique(hashes)
-    return smallest[:SKETCH_SIZE].astype(">u4").tobytes().hex()
+    return smallest[:size].astype(">u4").tobytes().hex()
 
 
 @dataclass

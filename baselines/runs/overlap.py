@@ -7,34 +7,34 @@ The contamination report of every run of a saved model (`meta.train_overlap` of 
   folded, punctuation dropped, white space collapsed: near_duplicates.normal_words)
   and hashed (sha256, first UNIT_HEX hex digits); units of fewer than MIN_UNIT_WORDS words are not counted, on
   either side of the fraction: "Appeal allowed.", "JUDGMENT" and numbers repeat across unrelated judgments.
-- Near-duplicates, the documents those units make up (an RR document, an opinion, a question), compared with
-  each fitted one over word 5-gram shingles (near_duplicates.py): one with NEAR_DUPLICATE of its shingles in a
-  single fitted document counts whole, so a lightly edited copy is found where no unit is the same.
-- The overlap: the share of the scored units that are a fitted unit, or belong to a near-duplicate document.
+- Near-duplicates, the documents those units make up (an RR document, an opinion, a question) of
+  MIN_DOCUMENT_WORDS words or more, compared with each fitted one over pairs of nearby content words
+  (near_duplicates.py): one with NEAR_DUPLICATE of its pairs in a single fitted document counts whole, so a
+  copy with words deleted, inserted, swapped or replaced is found where no unit is the same. A shorter document
+  (a one-line order) is boilerplate: it counts only when it is a fitted unit, as its few words.
+- The overlap: the share of the scored units' words that are in a fitted unit, or in a near-duplicate document.
   Above OVERLAP_LIMIT, eval and score refuse unless --allow-overlap is given.
 
-Measured on the official splits (the figures that set the limits, normalisation version 2): RR dev against
-train, 5.1% of the 2,657 sentences of 5 words or more (85 the same once normalised: template sentences of Odisha
-excise-act judgments, "the judgment of the court was delivered by ..."; 2 of the 30 documents near-duplicates,
-both templates, 77% and 57% of their shingles in one train document); CaselawQA test against train and val,
-1.17% (short per curiam opinions shared with other cases; 2 of 427 opinions near-duplicates); SCALR has no
-training split (`--cv` is out of fold), and no question of its 399 has over 43% of its shingles in another.
-Lightly edited copies (two words deleted from every sentence: 56% to 91%; Cyrillic or full-width letters: the
-same units once normalised) come out at 100%.
+The calibration (tests/overlap_calibration.py, the table of docs/evaluator.md): RR dev against train, 4.9% of
+its words (3 of its 30 judgments near-duplicates of the train set's Odisha excise-act templates, 78%, 67% and 37%
+of their pairs; the next at 28%); CaselawQA test against train and val, 0.03% (3 short per curiam opinions).
+Every single edit of 30 training documents (every sixth word deleted, filler words inserted, neighbours
+swapped, the 20 most common words replaced) keeps 41% or more of its pairs and is caught whole.
 """
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
 
-from baselines.runs.near_duplicates import (SHINGLE_WORDS, SKETCH_SIZE, Sketches, WordHashes, normal_words,
-                                            shingle_hashes, sketch_hex)
+from baselines.runs.near_duplicates import (PAIR_WINDOW, SKETCH_SIZES, Sketches, WordHashes, document_hashes,
+                                            normal_words, sketch_hex)
 
-OVERLAP_VERSION = 2  # of the normalisation, hashes and sketches below (2: the confusables skeleton)
-MEASURED_VERSIONS = (1, 2)  # the versions of saved models that are measured (each with its own normalisation)
+OVERLAP_VERSION = 3  # of the normalisation, shingles and sketches (2: the confusables skeleton; 3: word pairs)
+MEASURED_VERSIONS = (1, 2, 3)  # the versions of saved models that are measured (each with its own normalisation)
 MIN_UNIT_WORDS = 5  # shorter units ("Appeal allowed.", "JUDGMENT", "3") are boilerplate, not contamination
-OVERLAP_LIMIT = 0.10  # the share of scored units above which a run is refused: 3 times RR dev's natural 3.2%
-NEAR_DUPLICATE = 0.4  # share of a scored document's shingles in one fitted document (calibration: the docstring)
+MIN_DOCUMENT_WORDS = 50  # a shorter document (a one-line order) counts only when it is the same text, not as a near copy
+OVERLAP_LIMIT = 0.10  # the share of scored words above which a run is refused: twice RR dev's natural 4.9%
+NEAR_DUPLICATE = {1: 0.4, 2: 0.4, 3: 0.35}  # share of a document's shingles in one fitted document, by version
 UNIT_HEX = 16
 OVERLAP_MARK = "‡"  # beside the figures of a run written past the limit with --allow-overlap, in every table
 
@@ -60,47 +60,64 @@ def _documents(records, contents, version: int = OVERLAP_VERSION) -> Iterator[tu
 
 def fit_units(records, contents) -> dict:
     """What a model keeps of the items it was fit on for the overlap: the distinct unit digests (sorted,
-    concatenated) and one sketch per distinct document (sorted)."""
-    units, sketches, cache = set(), set(), WordHashes()
+    concatenated) and one sketch per distinct document of MIN_DOCUMENT_WORDS words or more (sorted)."""
+    units, sketches, cache, size = set(), set(), WordHashes(), SKETCH_SIZES[OVERLAP_VERSION]
     for unit_words, _ in _documents(records, contents):
         units.update(unit_digest(words) for words in unit_words)
-        hashes = shingle_hashes([word for words in unit_words for word in words], cache)
+        words = [word for words in unit_words for word in words]
+        hashes = document_hashes(words, OVERLAP_VERSION, cache) if len(words) >= MIN_DOCUMENT_WORDS else []
         if len(hashes):
-            sketches.add(sketch_hex(hashes))
+            sketches.add(sketch_hex(hashes, size))
     return {"overlap_version": OVERLAP_VERSION, "unit_name": contents.unit_name if records else None,
-            "units": "".join(sorted(units)), "sketch_size": SKETCH_SIZE, "documents": sorted(sketches)}
+            "units": "".join(sorted(units)), "sketch_size": size, "documents": sorted(sketches)}
 
 
 def measure(fitted: dict, records, contents) -> dict:
-    """The scored records' overlap with a model's fitted units and documents (`fitted`: fit_units' record)."""
-    packed = fitted["units"]
+    """The scored records' overlap with a model's fitted units and documents (`fitted`: fit_units' record), in
+    words: the share of the scored units' words that are in a unit the model was fit on, or in a document that is
+    a near copy of one it was fit on (a document shorter than MIN_DOCUMENT_WORDS only when the same text)."""
+    version = fitted.get("overlap_version", 1)
+    packed, threshold = fitted["units"], NEAR_DUPLICATE[version]
     units = {packed[i:i + UNIT_HEX] for i in range(0, len(packed), UNIT_HEX)}
-    sketches = Sketches.from_hex(fitted["documents"], fitted.get("sketch_size", SKETCH_SIZE))
-    counted = exact = overlapping = near = closest = documents = 0
-    cache = WordHashes()
-    for unit_words, times in _documents(records, contents, fitted.get("overlap_version", 1)):
-        documents += 1
-        counted_here = [words for words in unit_words if len(words) >= MIN_UNIT_WORDS]
-        same = sum(unit_digest(words) in units for words in counted_here)
-        share, _ = sketches.best_containment(shingle_hashes([w for words in unit_words for w in words], cache))
+    sketches = Sketches.from_hex(fitted["documents"], fitted.get("sketch_size", SKETCH_SIZES[1]))
+    tally = dict.fromkeys(("units", "words", "exact", "exact_words", "overlapping", "near", "documents"), 0)
+    closest, cache = 0.0, WordHashes()
+    for unit_words, times in _documents(records, contents, version):
+        words = [word for words in unit_words for word in words]
+        share = sketches.best_containment(document_hashes(words, version, cache))[0] \
+            if len(words) >= MIN_DOCUMENT_WORDS else 0.0
+        counted = [unit for unit in unit_words if len(unit) >= MIN_UNIT_WORDS]
+        same = [unit for unit in counted if unit_digest(unit) in units]
+        size = sum(map(len, counted))
+        tally["documents"] += 1
+        tally["near"] += share >= threshold
+        tally["units"] += times * len(counted)
+        tally["words"] += times * size
+        tally["exact"] += times * len(same)
+        tally["exact_words"] += times * sum(map(len, same))
+        tally["overlapping"] += times * (size if share >= threshold else sum(map(len, same)))
         closest = max(closest, share)
-        counted, exact = counted + times * len(counted_here), exact + times * same
-        overlapping += times * (len(counted_here) if share >= NEAR_DUPLICATE else same)
-        near += share >= NEAR_DUPLICATE
-    names = (contents.unit_name, contents.document_name) if documents else (fitted.get("unit_name"), "documents")
-    return {"units": names[0], "overlap": round(overlapping / counted, 4) if counted else 0.0,
-            "over_limit": counted > 0 and overlapping / counted > OVERLAP_LIMIT, "scored_units": counted,
-            "overlapping_units": overlapping, "exact_units": exact, "document_kind": names[1],
-            "scored_documents": documents, "near_duplicates": near, "closest_document": round(closest, 4),
-            "threshold": OVERLAP_LIMIT, "near_duplicate_threshold": NEAR_DUPLICATE, "min_words": MIN_UNIT_WORDS,
-            "shingle_words": SHINGLE_WORDS}
+    return _report(tally, closest, threshold, version, contents, fitted)
+
+
+def _report(tally: dict, closest: float, threshold: float, version: int, contents, fitted: dict) -> dict:
+    names = (contents.unit_name, contents.document_name) if tally["documents"] else (fitted.get("unit_name"),
+                                                                                   "documents")
+    share = tally["overlapping"] / tally["words"] if tally["words"] else 0.0
+    return {"units": names[0], "overlap": round(share, 4), "over_limit": share > OVERLAP_LIMIT,
+            "scored_units": tally["units"], "scored_words": tally["words"], "overlapping_words": tally["overlapping"],
+            "exact_units": tally["exact"], "exact_words": tally["exact_words"], "document_kind": names[1],
+            "scored_documents": tally["documents"], "near_duplicates": tally["near"],
+            "closest_document": round(closest, 4), "threshold": OVERLAP_LIMIT, "near_duplicate_threshold": threshold,
+            "min_words": MIN_UNIT_WORDS, "min_document_words": MIN_DOCUMENT_WORDS, "overlap_version": version,
+            "shingles": f"word pairs within {PAIR_WINDOW} content words" if version >= 3 else "word 5-grams"}
 
 
 def describe(report: dict) -> str:
-    """'3.2% of the 2657 scored sentences of 5 words or more (85 the same once normalised, 0 of the 30 documents
-    near-duplicates)' for a measured report."""
-    return (f"{100 * report['overlap']:.1f}% of the {report['scored_units']} scored {report['units']} of "
-            f"{report['min_words']} words or more ({report['exact_units']} the same once normalised, "
+    """'3.2% of the words of the 2657 scored sentences of 5 words or more (85 the same once normalised, 2 of the 30
+    documents near-duplicates)' for a measured report."""
+    return (f"{100 * report['overlap']:.1f}% of the words of the {report['scored_units']} scored {report['units']} "
+            f"of {report['min_words']} words or more ({report['exact_units']} the same once normalised, "
             f"{report['near_duplicates']} of the {report['scored_documents']} {report['document_kind']} "
             "near-duplicates)")
 
