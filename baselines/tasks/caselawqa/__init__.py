@@ -56,6 +56,7 @@ BENCHMARK = Benchmark(
         "embed-linear": "baselines.tasks.caselawqa.embed:CaselawEmbedLinear",
         "signals": "baselines.tasks.caselawqa.signals:CaselawSignals",
         "readers": "baselines.tasks.caselawqa.signals:CaselawReaders",
+        "stacked": "baselines.tasks.caselawqa.stacked:CaselawStacked",
     },
     former_modules={
         "baselines.methods.caselawqa_common": "baselines.tasks.caselawqa.common",

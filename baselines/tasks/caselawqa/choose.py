@@ -85,6 +85,12 @@ class ValChooser:
             steps[f"+{view.replace('_', ' ')}"] = self.mean(weights)
         return self._with_val_scores(weights), {k: round(v, 4) for k, v in steps.items()}
 
+    def add_view(self, weights: dict, view: str, grids: Grids, min_val: int) -> tuple[dict, float]:
+        """(`weights` with a reader view given after the others (its val scores already in `parts`) weighted as
+        choose weights each view, the val scores recorded; the val mean after it)."""
+        weights = self._reader_weights(weights, view, grids, min_val)
+        return self._with_val_scores(weights), round(self.mean(weights), 4)
+
     def _windows_per_task(self, weights: dict, grid: tuple, min_val: int) -> dict:
         """One window weight for all tasks, then its own for each task with at least min_val val examples."""
         everything = list(self.parts)

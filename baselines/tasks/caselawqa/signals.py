@@ -75,8 +75,9 @@ class CaselawSignals(CaselawLinear):
         if not train:
             raise BaselinesError(f"{self.name}: no training examples")
         val = val or []
-        head_val, window_val = self._fit_heads(train, val)
-        reader_val = self._fit_readers(train, val)
+        matrices = {"train": {}, "val": {}}  # split -> view ("words", "windows", a reader view) -> opinion rows
+        head_val, window_val = self._fit_heads(train, val, matrices)
+        reader_val = self._fit_readers(train, val, matrices)
         self.mention_priors_ = log_priors(train)
         self.mention_models_ = fit_mention_models(train, mention_counts(train, self._jobs()), self.mention_priors_,
                                                   self.mention_l2)
@@ -86,12 +87,18 @@ class CaselawSignals(CaselawLinear):
         if val:
             parts = self._parts(val, head_val, window_val, reader_val)
             answers = {task: [i.answer for i in items] for task, items in by_task(val).items() if task in parts}
-            chosen, self.steps_ = ValChooser(parts, answers, self.cap_val_majority).choose(self._grids(), self.min_val)
+            chooser = ValChooser(parts, answers, self.cap_val_majority)
+            chosen, self.steps_ = chooser.choose(self._grids(), self.min_val)
             self.weights_.update(chosen)
+            self._after_choice(train, val, matrices, chooser)
         return self
 
-    def _fit_heads(self, train: list[ChoiceItem], val: list[ChoiceItem]) -> tuple[dict, dict]:
-        """Fit the `linear` heads and the window heads; their val scores (task -> (n_val, n_choices))."""
+    def _after_choice(self, train: list[ChoiceItem], val: list[ChoiceItem], matrices: dict, chooser) -> None:
+        """Levers fit and weighted after every other was chosen (none here; see stacked.py)."""
+
+    def _fit_heads(self, train: list[ChoiceItem], val: list[ChoiceItem], matrices: dict) -> tuple[dict, dict]:
+        """Fit the `linear` heads and the window heads; their val scores (task -> (n_val, n_choices)). The opinions'
+        rows are kept in `matrices` (split -> view -> rows)."""
         keys, texts, rows = unique_opinions(train)
         val_keys, val_texts, val_rows = unique_opinions(val)
         self.features_, X = cached_fit(texts, keys, self._spec(), self.cache, n_jobs=self.n_jobs)
@@ -102,25 +109,32 @@ class CaselawSignals(CaselawLinear):
         self.window_vectorizer_ = window_vectorizer(self.window_min_df).fit(windows)
         W = self.window_vectorizer_.transform(windows)
         W_val = self._window_rows(val_texts) if val else None
-        config = replace(head_config(self), Cs=tuple(self.window_Cs), k_features=0)
         self.window_heads_, window_val = fit_heads_scored(self, train, val, W, rows, W_val, val_rows if val else None,
-                                                          config=config,
+                                                          config=self._window_config(),
                                                           desc="fitting per-task heads on the procedural windows")
+        matrices["train"].update(words=X, windows=W)
+        matrices["val"].update(words=X_val, windows=W_val)
         return head_val, window_val
 
-    def _fit_readers(self, train: list[ChoiceItem], val: list[ChoiceItem]) -> dict:
+    def _window_config(self):
+        return replace(head_config(self), Cs=tuple(self.window_Cs), k_features=0)
+
+    def _reader_config(self):
+        return replace(head_config(self), Cs=tuple(self.reader_Cs), k_features=0, classifier=self.reader_classifier)
+
+    def _fit_readers(self, train: list[ChoiceItem], val: list[ChoiceItem], matrices: dict) -> dict:
         """A vectorizer and per-task heads for each reader view; their val scores (view -> task -> scores)."""
         _, texts, rows = unique_opinions(train)
         _, val_texts, val_rows = unique_opinions(val)
-        config = replace(head_config(self), Cs=tuple(self.reader_Cs), k_features=0, classifier=self.reader_classifier)
         self.reader_vectorizers_, self.reader_heads_, scores = {}, {}, {}
         for view in self.reader_views:
             self.reader_vectorizers_[view] = window_vectorizer(self.reader_min_df)
             R = self.reader_vectorizers_[view].fit_transform(reader_texts(texts, view, self._jobs()))
             R_val = self._reader_rows(view, val_texts) if val else None
             self.reader_heads_[view], scores[view] = fit_heads_scored(
-                self, train, val, R, rows, R_val, val_rows if val else None, config=config,
+                self, train, val, R, rows, R_val, val_rows if val else None, config=self._reader_config(),
                 desc=f"fitting per-task heads on the {view.replace('_', ' ')} reading")
+            matrices["train"][view], matrices["val"][view] = R, R_val
         return scores
 
     def _reader_rows(self, view: str, texts: list[str]):
@@ -147,25 +161,36 @@ class CaselawSignals(CaselawLinear):
         unknown = sorted({item.group for item in records} - set(self.heads_))
         if unknown:
             raise BaselinesError(f"no trained head for task(s) {', '.join(unknown)}; train on those tasks first")
-        keys, texts, rows = unique_opinions(records)
-        self.features_.n_jobs = self.n_jobs
-        X = cached_transform(self.features_, texts, keys, self.cache)
-        W = self._window_rows(texts)
+        matrices = self._matrices(records)
+        _, texts, rows = unique_opinions(records)
         groups = by_task(list(zip(records, rows)), key=lambda pair: pair[0].group)
-        heads = {task: self.heads_[task].scores(X[[r for _, r in pairs]]) for task, pairs in groups.items()}
-        windows = {task: self.window_heads_[task].scores(W[[r for _, r in pairs]])
+        heads = {task: self.heads_[task].scores(matrices["words"][[r for _, r in pairs]])
+                 for task, pairs in groups.items()}
+        windows = {task: self.window_heads_[task].scores(matrices["windows"][[r for _, r in pairs]])
                    for task, pairs in groups.items() if task in self.window_heads_}
-        readers = {}
-        for view, view_heads in self.reader_heads_.items():
-            R = self._reader_rows(view, texts)
-            readers[view] = {task: view_heads[task].scores(R[[r for _, r in pairs]])
-                             for task, pairs in groups.items() if task in view_heads}
-        scores = combined_scores(self._parts(records, heads, windows, readers), self.weights_)
+        scores = combined_scores(self._parts(records, heads, windows, self._reader_scores(texts, matrices, groups)),
+                                 self.weights_)
         out: dict[str, dict] = {}
         for task, pairs in groups.items():
             items = [item for item, _ in pairs]
             out.update((row["id"], row) for row in prediction_rows(items, softmax(scores[task]), self._fallback(task)))
         return [out[item.id] for item in records]
+
+    def _matrices(self, records: list[ChoiceItem]) -> dict:
+        """View ("words", "windows", each reader view) -> the rows of the distinct opinions of `records`."""
+        keys, texts, _ = unique_opinions(records)
+        self.features_.n_jobs = self.n_jobs
+        matrices = {"words": cached_transform(self.features_, texts, keys, self.cache),
+                    "windows": self._window_rows(texts)}
+        matrices.update((view, self._reader_rows(view, texts)) for view in self.reader_heads_)
+        return matrices
+
+    def _reader_scores(self, texts: list[str], matrices: dict, groups: dict) -> dict:
+        """View -> task -> scores of the reader views' heads, for the records of `groups` (task -> (record, opinion
+        row) pairs) over the opinions `texts` (`matrices`: their rows, by view)."""
+        return {view: {task: view_heads[task].scores(matrices[view][[r for _, r in pairs]])
+                       for task, pairs in groups.items() if task in view_heads}
+                for view, view_heads in self.reader_heads_.items()}
 
     def _fallback(self, task: str) -> dict | None:
         """Marks a task answered without a trained head: a majority head and no signal that reads the opinion
