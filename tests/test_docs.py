@@ -111,6 +111,8 @@ def test_public_commands_show_placeholders_for_every_folder():
     assert shown == "baselines eval scalr --method learned --cv 5 --set 'extra_encoders=[ENCODERS/mpnet]' --data-dir DATA"
     assert public_command(f"baselines score caselawqa {data}/caselawqa/responses/m --format lawma --force", data) == \
         "baselines score caselawqa DATA/caselawqa/responses/m --format lawma"  # --force changes nothing shown
+    assert public_command("baselines eval caselawqa --method stacked --quiet", None) == \
+        "baselines eval caselawqa --method stacked"  # nor does --quiet
     assert public_command("baselines eval rr --model /tmp/m/rr/tagger --models-dir=../models --encoder "
                           "org/name", None) == "baselines eval rr --model MODELS/tagger --models-dir=MODELS --encoder org/name"
     assert public_command("baselines score scalr ../out/my.jsonl --name x", data) == \

@@ -95,6 +95,11 @@ def test_a_timed_step_records_what_the_cache_served_and_the_table_says_so(fake, 
     with warm:
         EncodingCache("fake", root=tmp_path, backend="torch").encode(TEXTS[:2] + ["A new sentence."], progress=False)
     assert cold.caches == {"sentence encodings": {"served": 0, "computed": 3}}
+    again = Stopwatch()
+    with again:  # within one step, texts it computed itself, or asks for twice, are computed once, never served
+        EncodingCache("fake", root=tmp_path / "again", backend="torch").encode(TEXTS, progress=False)
+        EncodingCache("fake", root=tmp_path / "again", backend="torch").encode(TEXTS + TEXTS[:1], progress=False)
+    assert again.caches == {"sentence encodings": {"served": 0, "computed": 3}}
     assert warm.caches == {"sentence encodings": {"served": 2, "computed": 1}}
     assert Cost(8.7, "CPU", False, cache_served=2 / 3).cell() == "8.7 CPU-s (67% from cache)"
     assert Cost(8.7, "CPU", False, cache_served=0.05).cell() == "8.7 CPU-s"  # RR's repeated sentences: not marked

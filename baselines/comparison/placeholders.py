@@ -20,12 +20,12 @@ PLACEHOLDERS = {
 }
 FOLDER_OPTIONS = {"--data-dir": "DATA", "--models-dir": "MODELS", "--results-dir": "RESULTS"}  # value: the folder
 ENTRY_OPTIONS = {"--encoder": "ENCODERS", "--model": "MODELS"}  # value: one entry of such a folder
-UNSHOWN_FLAGS = {"--force"}  # replacing an earlier run of the same name changes nothing in this one
+UNSHOWN_FLAGS = {"--force", "--quiet"}  # replacing an earlier run, or printing no progress, changes nothing in it
 
 
 def public_command(command: str, data: str | None = None) -> str:
     """`command` (as recorded: arguments joined by spaces) with its paths replaced by placeholders and without
-    `--force`; `data` is the data folder the run read (`meta.data`), so paths under it become `DATA/...`."""
+    `--force` and `--quiet`; `data` is the data folder the run read (`meta.data`), so paths under it become `DATA/...`."""
     tokens, shown, option = [t for t in command.split() if t not in UNSHOWN_FLAGS], [], None
     for token in tokens:
         name, equals, value = token.partition("=") if token.startswith("--") else ("", "", "")

@@ -3,7 +3,9 @@
 The sentence encodings (baselines.encoders.sentence) and CaselawQA's TF-IDF rows are cached on disk, keyed by
 their text. A prediction step that reads them back costs less than one that computes them, so a run's cost
 records how much the caches served (baselines.runs.cost), and the tables say so beside the figure. Counted in
-this process only: work done in worker processes is not tallied.
+this process only: work done in worker processes is not tallied. An item counts as served only when the cache
+held it before the timed step began: a text asked for twice, or computed earlier in the same step (each fold of
+a cross-validated run), was computed once and is counted so.
 """
 from __future__ import annotations
 
@@ -11,6 +13,28 @@ from collections import Counter
 
 _served: Counter = Counter()
 _computed: Counter = Counter()
+_fresh: dict[str, set] = {}  # kind -> keys computed since the outermost timed step began
+_depth = [0]  # timed steps open (baselines.runs.cost.Stopwatch)
+
+
+def step_begins() -> None:
+    """A timed step opens: at the outermost, nothing computed so far counts as computed in it."""
+    if _depth[0] == 0:
+        _fresh.clear()
+    _depth[0] += 1
+
+
+def step_ends() -> None:
+    _depth[0] = max(0, _depth[0] - 1)
+
+
+def note_keys(kind: str, keys: list, computed: list) -> None:
+    """Items of `kind` asked for by `keys`, of which `computed` were computed now: the distinct others are served,
+    unless this step computed them earlier."""
+    fresh = _fresh.setdefault(kind, set())
+    new = set(computed)
+    note(kind, len(set(keys) - new - fresh), len(new))
+    fresh |= new
 
 
 def note(kind: str, served: int, computed: int) -> None:

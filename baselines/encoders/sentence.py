@@ -116,7 +116,7 @@ class EncodingCache:
         """(len(texts), dim) float32 unit vectors, encoding only texts not cached yet."""
         keys = [_text_key(text) for text in texts]
         todo = list(dict.fromkeys(k for k in keys if k not in self.index))
-        cache_use.note("sentence encodings", len(keys) - len(todo), len(todo))
+        cache_use.note_keys("sentence encodings", keys, todo)
         if todo:
             first = {k: t for k, t in zip(keys, texts)}
             vectors = self._encode_new([first[k] for k in todo], batch_size, progress)

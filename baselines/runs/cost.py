@@ -38,10 +38,12 @@ class Stopwatch:
     _tally: dict = field(default_factory=dict, repr=False)
 
     def __enter__(self) -> "Stopwatch":
+        cache_use.step_begins()
         self._started, self._tally = (time.perf_counter(), cpu_seconds()), cache_use.tally()
         return self
 
     def __exit__(self, *exc) -> None:
+        cache_use.step_ends()
         self.wall += time.perf_counter() - self._started[0]
         self.cpu += cpu_seconds() - self._started[1]
         for kind, counts in cache_use.since(self._tally).items():
