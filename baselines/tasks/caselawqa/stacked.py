@@ -87,8 +87,8 @@ class CaselawStacked(CaselawReaders):
         fold = opinion_folds(matrices["words"].shape[0], self.stack_folds)
         jobs = [(task, part) for task in source_tasks(self.stack_inputs_)
                 for part in component_weights(self.stack_source_weights_[task])]
-        calls = (delayed(cross_fitted)(self._component(task, part)[0], self._component(task, part)[1], matrices[part],
-                                       [r for _, r in groups[task]], [i.answer for i, _ in groups[task]], fold)
+        calls = (delayed(cross_fitted)(*self._component(task, part), matrices[part], [r for _, r in groups[task]],
+                                       [i.answer for i, _ in groups[task]], fold)
                  for task, part in jobs)
         done = run_parallel(calls, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                             total=len(jobs), desc="cross-fitting the answers the stacked heads read")
