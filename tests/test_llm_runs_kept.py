@@ -1,0 +1,35 @@
+"""The LLM runs made here are kept as their sample logs (docs/results/llm-runs/<task>/<model>/), so that the pages
+can be regenerated without running the model again: scored from there, each gives the figure and the measured cost
+its headline row shows."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from baselines import score
+
+REPO = Path(__file__).resolve().parent.parent
+KEPT = sorted(record.parent for record in (REPO / "docs" / "results" / "llm-runs").rglob("llm_run.json"))
+
+
+def headline_cells(task: str, system: str) -> list[str]:
+    headline = (REPO / "docs" / "results" / "headline.md").read_text(encoding="utf-8")
+    section = headline.split(f"### {task} (")[1].split("\n### ")[0]
+    row = next(line for line in section.split("\n") if line.startswith(f"| {system} (LLM) |"))
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def test_every_benchmark_has_a_kept_run():
+    assert {folder.parent.name for folder in KEPT} >= {"scalr", "rr", "caselawqa"}
+
+
+@pytest.mark.parametrize("folder", KEPT, ids=lambda folder: f"{folder.parent.name}/{folder.name}")
+def test_a_kept_run_scores_to_the_figure_and_cost_of_its_headline_row(folder, data_dir):
+    task, system = folder.parent.name, folder.name
+    result, _ = score(task, folder, data_dir, name=system, only_present=True, quiet=True)
+    cells = headline_cells(task, system)
+    assert cells[2].split()[0] == f"{100 * result.metrics[result.main_metric]:.1f}"
+    cost = result.meta["cost"]
+    assert cost["measured_by"] == "baselines llm run"
+    assert cells[-1] == f"{cost['predict']['cpu_seconds_per_1000']:,.0f} CPU-s (measured)"
