@@ -104,18 +104,6 @@ def test_the_readme_headline_is_the_generated_one():
     assert len(readme.split("\n")) <= 250
 
 
-def test_the_headline_has_an_llm_run_here_on_every_benchmark_with_its_log_kept():
-    headline = (REPO / "docs" / "results" / "headline.md").read_text(encoding="utf-8")
-    for task in ("scalr", "rr", "caselawqa"):
-        section = headline.split(f"### {task} (")[1].split("\n### ")[0]
-        measured = [line for line in section.split("\n") if line.startswith("| ") and "(measured) |" in line
-                    and "(LLM)" in line]
-        assert measured, f"{task}: no LLM row run here"
-        assert "No LLM run yet" not in section
-        logs = REPO / "docs" / "results" / "llm-runs" / task
-        assert any(logs.rglob("llm_run.json")), f"{task}: the run's sample logs are not kept"
-
-
 def test_public_commands_show_placeholders_for_every_folder():
     data = "/home/someone/shared/data"
     shown = public_command("baselines eval scalr --method learned --cv 5 --set extra_encoders=[../enc/mpnet] "

@@ -13,15 +13,23 @@ REPO = Path(__file__).resolve().parent.parent
 KEPT = sorted(record.parent for record in (REPO / "docs" / "results" / "llm-runs").rglob("llm_run.json"))
 
 
-def headline_cells(task: str, system: str) -> list[str]:
+def headline_section(task: str) -> list[str]:
+    """The lines of the task's section of the generated headline."""
     headline = (REPO / "docs" / "results" / "headline.md").read_text(encoding="utf-8")
-    section = headline.split(f"### {task} (")[1].split("\n### ")[0]
-    row = next(line for line in section.split("\n") if line.startswith(f"| {system} (LLM) |"))
+    return headline.split(f"### {task} (")[1].split("\n### ")[0].split("\n")
+
+
+def headline_cells(task: str, system: str) -> list[str]:
+    row = next(line for line in headline_section(task) if line.startswith(f"| {system} (LLM) |"))
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
-def test_every_benchmark_has_a_kept_run():
-    assert {folder.parent.name for folder in KEPT} >= {"scalr", "rr", "caselawqa"}
+@pytest.mark.parametrize("task", ["scalr", "rr", "caselawqa"])
+def test_the_headline_has_an_llm_run_here_with_its_log_kept(task):
+    section = headline_section(task)
+    assert [line for line in section if line.startswith("| ") and "(LLM)" in line and "(measured) |" in line]
+    assert not any("No LLM run yet" in line for line in section)
+    assert any(folder.parent.name == task for folder in KEPT), f"{task}: the run's sample logs are not kept"
 
 
 @pytest.mark.parametrize("folder", KEPT, ids=lambda folder: f"{folder.parent.name}/{folder.name}")
