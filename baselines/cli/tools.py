@@ -9,7 +9,7 @@ import typer
 
 from baselines.cli.corpus import ModelFolder, PredictInput, Segmenter, hook_options, predict_task
 from baselines.cli.errors import reported
-from baselines.cli.options import (DataDir, Encoder, Method, ModelsDir, Quiet, Subtasks, TasksAlias, earlier_name,
+from baselines.cli.options import (DataDir, Encoder, Method, ModelsDir, Quiet, ResultsDir, Subtasks, TasksAlias, earlier_name,
                                    load_options, task_options, texts_help)
 from baselines.core.progress import silenced
 from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
@@ -83,6 +83,33 @@ def export_batch_command(task: str = typer.Argument(..., help=" | ".join(tasks_w
     for note in done.notes:
         typer.echo(f"  {note}")
     typer.echo(f"  then: baselines score {task} RESULTS.jsonl --name {model}" + (" --only-present" if sample else ""))
+
+
+@export_app.command("legalevalhub")
+@reported
+def export_legalevalhub_command(task: str = typer.Argument(..., help="Task name (see `baselines ls`), e.g. scalr."),
+                                out: Path = typer.Option(..., "--out", help="Folder to write: eval_runs/<task_id>/<submission_id>.json per run, and predictions/ (refused if not empty, unless --force)."),
+                                split: Optional[str] = typer.Option(None, "--split", help="Runs on this split (default: the task's)."),
+                                submitter: str = typer.Option("legal-baselines", "--submitter", help="The hub's `submitter`: your name or organisation."),
+                                task_id: Optional[str] = typer.Option(None, "--task-id", help="The hub's task id (default: the task's name)."),
+                                predictions_url: Optional[str] = typer.Option(None, "--predictions-url", help="Where you will host the predictions/ folder (a URL); each run's predictions_url is then URL/<task_id>/<file>; default: the relative path."),
+                                prompt_id: Optional[str] = typer.Option(None, "--prompt-id", help="The hub's `prompt_id` (default: none for our methods, base for LLM runs)."),
+                                results_dir: Optional[Path] = ResultsDir,
+                                force: bool = typer.Option(False, "--force", help="Replace an earlier export in --out.")):
+    """LegalEvalHub run files (github.com/y-fn/LegalEvalHub) of every run of our methods and of LLMs scored here:
+    metrics recomputed from each run's samples, valid_predictions_ratio its coverage, the questions it covers."""
+    from baselines.export.legalevalhub import export_legalevalhub
+
+    done = export_legalevalhub(task, out, results_dir=results_dir, split=split, submitter=submitter, task_id=task_id,
+                               predictions_url=predictions_url, prompt_id=prompt_id, force=force)
+    for hub in done.runs:
+        metrics, items = hub.run["metrics"], hub.run["items"]
+        typer.echo(f"{hub.path}: {hub.run['model_name']}, accuracy {metrics['accuracy']:.4f}, valid predictions "
+                   f"{metrics['valid_predictions_ratio']:.4f}, {items['scored']:,} of {items['references']:,} questions")
+    for why in done.left_out:
+        typer.echo(f"  left out {why}")
+    typer.echo(f"wrote {len(done.runs)} run files into {done.folder}/; add eval_runs/ to a fork of "
+               "y-fn/LegalEvalHub and open a pull request (docs/legalevalhub.md)")
 
 
 speed_app = typer.Typer(no_args_is_help=True, help="Measure speed and fidelity of parts of the package.")

@@ -78,6 +78,13 @@ def macro_f1(out: Outcomes, W: np.ndarray) -> np.ndarray:
     return (_f1(tp, support, predicted) * seen).sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
 
 
+def micro_f1(out: Outcomes, W: np.ndarray) -> np.ndarray:
+    """F1 over every label's counts pooled (sklearn's average='micro'): the accuracy when every item has an answer,
+    lower when some have none (an item without one adds to the gold counts only)."""
+    tp, support, predicted = _label_counts(out, W)
+    return _f1(tp.sum(axis=1), support.sum(axis=1), predicted.sum(axis=1))
+
+
 def weighted_f1(out: Outcomes, W: np.ndarray) -> np.ndarray:
     """Support-weighted mean F1 over gold labels (sklearn's average='weighted', the LegalEval metric)."""
     tp, support, predicted = _label_counts(out, W)
@@ -125,6 +132,7 @@ METRICS = {
     "accuracy": accuracy,
     "balanced_accuracy": balanced_accuracy,
     "macro_f1": macro_f1,
+    "micro_f1": micro_f1,
     "weighted_f1": weighted_f1,
     "mean_task_accuracy": mean_group_accuracy,
     "boundary_f1": boundary_f1,

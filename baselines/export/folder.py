@@ -95,8 +95,8 @@ def _not_exported(out: Path, own: set[str]) -> list[str]:
     return others
 
 
-def write_manifest(tmp: Path) -> None:
+def write_manifest(tmp: Path, written_by: str = "baselines export lm-eval") -> None:
     """List every file of the export in its manifest with its sha256 (so a later --force can tell them from
     anyone else's, and from a file edited since)."""
     files = {path.relative_to(tmp).as_posix(): file_digest(path) for path in sorted(tmp.rglob("*")) if path.is_file()}
-    inside(tmp, MANIFEST).write_bytes(manifest_bytes("baselines export lm-eval", files))
+    inside(tmp, MANIFEST).write_bytes(manifest_bytes(written_by, files))
