@@ -96,7 +96,8 @@ def test_errored_lines_are_missing_under_the_default_policy(fixture, scalr_file)
     result = score(fixture, scalr_file)
     assert result.exit_code == 2
     assert "2 requests of the batch file failed (errored, expired or canceled: '5', '6')" in result.output, result.output
-    assert "count as missing, not wrong" in result.output and result.output.count("\n") == 1
+    assert "their items have no answer" in result.output and "--missing failed-wrong" in result.output
+    assert result.output.count("\n") == 1
     assert not (results_root() / "scalr" / "batch").exists()
 
 

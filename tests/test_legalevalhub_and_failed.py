@@ -159,3 +159,133 @@ def test_the_command_writes_and_names_each_run(tmp_path):
     again = CliRunner().invoke(app, ["export", "legalevalhub", "scalr", "--out", str(tmp_path / "out"), "--force"])
     assert again.exit_code == 0, again.output
     assert [p.name for p in (tmp_path / "out" / "eval_runs" / "scalr").glob("*.json")] == [path.name]  # same id
+
+
+# --- failed requests: OpenAI's error file, their own count, and --missing failed-wrong --------------------------
+
+GOLD = ["2", "1", "2", "4", "3", "0", "1", "3"]  # question k's gold label in LegalBench's numbering (0-4)
+
+
+@pytest.fixture
+def batch(tmp_path) -> dict[str, Path]:
+    """A tiny SCALR file of 8 questions; OpenAI's output file answers 0-4 (0, 1, 2 right, 3, 4 wrong), its error
+    file holds 5 (an error object) and 6 (a 500 response); question 7 was never sent."""
+    questions = tmp_path / "tiny.jsonl"
+    questions.write_text("".join(json.dumps({"index": str(k), "question": f"Question {k}?", "answer": gold,
+                                             **{f"choice_{c}": f"holding {k}-{c}" for c in range(5)}}) + "\n"
+                                 for k, gold in enumerate(GOLD)))
+    answers = [GOLD[k] if k < 3 else str((int(GOLD[k]) + 1) % 5) for k in range(5)]
+    output = tmp_path / "batch_output.jsonl"
+    output.write_text("".join(json.dumps(openai_line(k, f"The final answer is {'ABCDE'[int(answer)]}")) + "\n"
+                              for k, answer in enumerate(answers)))
+    errors = tmp_path / "batch_errors.jsonl"
+    errors.write_text(json.dumps({"id": "batch_req_5", "custom_id": "scalr-5", "response": None,
+                                  "error": {"code": "server_error", "message": "The server had an error"}}) + "\n"
+                      + json.dumps({"id": "batch_req_6", "custom_id": "scalr-6", "error": None,
+                                    "response": {"status_code": 500, "request_id": "r6",
+                                                 "body": {"error": {"message": "overloaded"}}}}) + "\n")
+    return {"questions": questions, "output": output, "errors": errors}
+
+
+def openai_line(k: int, text: str) -> dict:
+    return {"id": f"batch_req_{k}", "custom_id": f"scalr-{k}", "error": None,
+            "response": {"status_code": 200, "request_id": f"r{k}", "body": {"choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}}}
+
+
+def score(batch: dict[str, Path], *options: str, name: str = "gpt-x"):
+    return CliRunner().invoke(app, ["score", "scalr", str(batch["output"]), "--test-file", str(batch["questions"]),
+                                    "--name", name, *options])
+
+
+def saved(name: str = "gpt-x") -> dict:
+    (path,) = (results_root() / "scalr" / name).glob("*/results.json")
+    return json.loads(path.read_text())
+
+
+def test_the_error_files_requests_are_failed_and_failed_wrong_counts_only_them(batch):
+    result = score(batch, "--errors", str(batch["errors"]), "--missing", "failed-wrong")
+    assert result.exit_code == 0, result.output
+    run = saved()
+    assert run["n"] == 7 and run["missing"] == 3 and run["failed"] == 2  # 5, 6 failed and scored; 7 skipped
+    assert run["metrics"]["accuracy"] == pytest.approx(3 / 7)
+    assert run["meta"]["batch"]["error_file"] == {"name": "batch_errors.jsonl", "lines": 2}
+    assert re.search(r"failed requests \(wrong\)\s*│\s*2", result.output), result.output
+    assert re.search(r"never sent \(skipped\)\s*│\s*1", result.output), result.output
+    assert re.search(r"all items answered\s*│\s*0\.6250", result.output), result.output  # 5 of 8
+
+
+def test_missing_wrong_counts_the_unsent_item_wrong_too(batch):
+    result = score(batch, "--errors", str(batch["errors"]), "--missing", "wrong")
+    assert result.exit_code == 0, result.output
+    run = saved()
+    assert run["n"] == 8 and run["missing"] == 3 and run["failed"] == 2
+    assert run["metrics"]["accuracy"] == pytest.approx(3 / 8)
+    assert re.search(r"failed requests \(wrong\)\s*│\s*2", result.output)
+    assert re.search(r"never sent \(wrong\)\s*│\s*1", result.output)
+
+
+def test_without_the_error_file_its_requests_look_unsent(batch):
+    result = score(batch, "--missing", "failed-wrong")
+    assert result.exit_code == 0, result.output
+    run = saved()
+    assert run["n"] == 5 and run["missing"] == 3 and run["failed"] == 0  # nothing failed: every absent item skipped
+
+
+def test_failed_requests_are_refused_by_default_naming_the_policies(batch):
+    result = score(batch, "--errors", str(batch["errors"]))
+    assert result.exit_code == 2
+    assert "2 requests of the batch file failed" in result.output and "--missing failed-wrong" in result.output
+
+
+def test_an_error_file_that_answers_or_repeats_an_answered_request_is_refused(batch, tmp_path):
+    answered = tmp_path / "answered.jsonl"
+    answered.write_text(json.dumps({"custom_id": "scalr-2", "response": None, "error": {"code": "x"}}) + "\n")
+    result = score(batch, "--errors", str(answered), "--missing", "failed-wrong")
+    assert result.exit_code == 2 and "answered" in result.output and "answered.jsonl:1" in result.output
+    succeeded = tmp_path / "succeeded.jsonl"
+    succeeded.write_text(json.dumps(openai_line(5, "The final answer is A")) + "\n")
+    result = score(batch, "--errors", str(succeeded), "--missing", "failed-wrong")
+    assert result.exit_code == 2 and "succeeded" in result.output
+
+
+def test_an_error_file_goes_with_an_openai_batch_file_only(batch, tmp_path):
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(json.dumps({"id": "0", "raw": "The final answer is C"}) + "\n")
+    result = CliRunner().invoke(app, ["score", "scalr", str(plain), "--test-file", str(batch["questions"]),
+                                      "--name", "plain", "--errors", str(batch["errors"]), "--only-present"])
+    assert result.exit_code == 2 and "OpenAI Batch output file" in result.output
+
+
+def test_compare_shows_failed_requests_apart_and_the_share_of_all_items(batch):
+    from baselines.comparison.leaderboard import compare
+    from baselines.comparison.render import ALL_ANSWERED, details_display, footer
+
+    assert score(batch, "--errors", str(batch["errors"]), "--missing", "failed-wrong").exit_code == 0
+    assert score(batch, "--errors", str(batch["errors"]), "--missing", "wrong", name="gpt-y").exit_code == 0
+    comparison = compare("scalr", test_file=batch["questions"].name, replicates=200)
+    columns, rows = details_display(comparison)
+    cells = {row[0].split(" ")[0]: dict(zip(columns, row)) for row in rows}
+    assert cells["gpt-x"]["missing"] == "2 failed, wrong; 1 skipped"
+    assert cells["gpt-y"]["missing"] == "2 failed, wrong; 1 wrong"
+    assert cells["gpt-x"][ALL_ANSWERED] == cells["gpt-y"][ALL_ANSWERED] == "62.5"  # 5 of all 8 answered
+    assert any("N failed" in line for line in footer(comparison))
+
+
+def test_the_readmes_own_llm_run_and_the_kept_one_have_different_names():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    own = re.findall(r"baselines score scalr runs/\S+ --name (\S+)", readme)
+    kept = re.findall(r"baselines score scalr docs/results/llm-runs/scalr/\S+ .*?--name (\S+?)`", readme)
+    assert own and kept and not set(own) & set(kept), (own, kept)
+
+
+def test_the_folders_the_readme_writes_are_git_ignored():
+    import subprocess
+
+    repo = Path(__file__).parent.parent
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    written = set(re.findall(r"--(?:out|output_path) ((?:lmeval|runs)/\S*)", readme))
+    assert {path.split("/")[0] for path in written} == {"lmeval", "runs"}
+    for path in written:
+        ignored = subprocess.run(["git", "check-ignore", "-q", path.rstrip("/") + "/x"], cwd=repo)
+        assert ignored.returncode == 0, f"{path} is not git-ignored"

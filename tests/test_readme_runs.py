@@ -92,7 +92,7 @@ def _the_real_llm_answered(folder: Path) -> None:
     answers, and the run's cost is measured, not estimated."""
     import json
 
-    result = json.loads((folder / "results" / "scalr" / "smollm2-135m-instruct" / "test" /
+    result = json.loads((folder / "results" / "scalr" / "my-smollm2" / "test" /
                          "results.json").read_text(encoding="utf-8"))
     assert result["n"] == 20 and result["coverage"] >= 0.75, result["coverage"]
     assert result["meta"]["cost"]["llm"] and result["meta"]["cost"]["predict"]["cpu_seconds_per_1000"] > 0

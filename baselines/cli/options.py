@@ -37,8 +37,8 @@ def earlier_name(old: str, new: str, value):
 
 def deprecated(old: str, new: str) -> None:
     typer.echo(f"warning: {old} is an earlier name of {new}, kept until {REMOVED_AFTER}: use {new}", err=True)
-Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong | skip.")
-OnlyPresent = typer.Option(False, "--only-present", help="Score only the covered ids, reporting coverage (= --missing skip).")
+Missing = typer.Option("error", "--missing", help="References without a prediction: error | wrong (each counts wrong) | skip | failed-wrong (only the failed requests of a batch file count wrong, the others are skipped).")
+OnlyPresent = typer.Option(False, "--only-present", help="Score only the ids with a prediction, reporting the share of all items answered (= --missing skip).")
 Quiet = typer.Option(False, "--quiet", help="No progress on standard error (shown on a terminal, or with BASELINES_PROGRESS=1).")
 
 

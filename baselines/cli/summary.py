@@ -5,7 +5,7 @@ from rich.console import Console
 from rich.table import Table
 
 from baselines.core.labels import label_as_offered
-from baselines.evaluation.scoring import Result
+from baselines.evaluation.scoring import Result, skipped_count
 from baselines.runs.overlap import OVERLAP_MARK, describe, overlap_note
 from baselines.registry import ItemsFromPredictions, get_task
 
@@ -28,7 +28,7 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     if flag:  # a run written with --allow-overlap: its figures are read with how much of it the model was fit on
         table.add_row(f"{OVERLAP_MARK} train overlap", *_overlap_cells(result.meta["train_overlap"]))
     table.add_row("n", str(result.n), "")
-    table.add_row("coverage", f"{result.coverage:.4f}", "")
+    table.add_row("coverage (scored items answered)", f"{result.coverage:.4f}", "")
     if result.strict is not None:  # raw generations: the main metric when only explicit answers count
         table.add_row(f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}", "")
     if result.truncated:
@@ -38,11 +38,12 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row("answers read from tool calls", str(batch["tool_calls"]), "")
     if batch.get("refusals"):
         table.add_row("refusals (no answer)", str(batch["refusals"]), "")
-    if result.missing:
-        table.add_row(f"missing ({result.missing_policy})", str(result.missing), "")
-    if result.missing and result.missing_policy == "skip" and task.capability(ItemsFromPredictions) is None:
-        answered = round(result.coverage * result.n)  # the figures above are on the answered subset only
-        table.add_row("coverage of all references", f"{answered / (result.n + result.missing):.4f}", "")
+    for label, count in missing_rows(result):
+        table.add_row(label, str(count), "")
+    skipped = skipped_count(result.missing, result.missing_policy, result.failed)
+    if skipped and task.capability(ItemsFromPredictions) is None:
+        answered = round(result.coverage * result.n)  # the figures above are on the kept items only
+        table.add_row("all items answered", f"{answered / (result.n + skipped):.4f}", "")
     meta = result.meta
     if "wall_seconds" in meta:
         table.add_row("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})", "")
@@ -93,6 +94,19 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     elif result.per_label:
         shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
         _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def missing_rows(result: Result) -> list[tuple[str, int]]:
+    """The summary's rows of references without a prediction: the failed requests (a batch file's errored lines)
+    apart from the items never sent, each with how it was counted (wrong or skipped)."""
+    policy, failed = result.missing_policy, result.failed
+    unsent = result.missing - failed
+    counted = {"wrong": ("wrong", "wrong"), "skip": ("skipped", "skipped"), "failed-wrong": ("wrong", "skipped")}
+    as_failed, as_unsent = counted.get(policy, (policy, policy))
+    rows = [(f"failed requests ({as_failed})", failed)] if failed else []
+    if unsent:
+        rows.append((f"{'never sent' if failed or policy == 'failed-wrong' else 'missing'} ({as_unsent})", unsent))
+    return rows
 
 
 def cache_said(predict: dict) -> str:

@@ -8,9 +8,10 @@ Every figure shown is recomputed from each run's samples with the evaluator's fu
 results file states other figures is left out with a note naming it (systems.py); paired statistics
 (paired.py) use the same metric functions as scoring.
 
-Runs scored with --only-present (partial: some references skipped) are scored on the items they answered
-only, so they rank after the runs on every reference, are the reference only when named or when no full
-run is there, and their coverage is over all references.
+Runs scored with --only-present or --missing failed-wrong (partial: some references skipped) are scored on the
+items they kept only, so they rank after the runs on every reference, are the reference only when named or when no
+full run is there, and `compare` shows the share of all items they answered (not their coverage, which is over the
+items they scored).
 """
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --o
 
 
 PARTIAL = "†"  # marks a run scored with --only-present
+ALL_ANSWERED = "all items answered %"  # compare's share of all the split's items with an answer (not a run's coverage)
 
 
 @dataclass
@@ -85,8 +86,10 @@ def leaderboard_records(comparison: Compared, command=recorded_command) -> list[
         record = {"rank": rank, "system": system.name, "producer": system.producer, main: system.value,
                   "ci_low": figures["interval"][0], "ci_high": figures["interval"][1]}
         record.update({name: value for name, value in figures["metrics"].items() if name != main})
-        record.update({"coverage": figures["coverage"], "strict": (figures.get("strict") or {}).get(main),
+        record.update({"all_items_answered": figures["all_items_answered"],
+                       "strict": (figures.get("strict") or {}).get(main),
                        "truncated": system.result.get("truncated", 0), "n": figures["n"], "missing": figures["missing"],
+                       "failed": figures["failed"],
                        "skipped": figures["skipped"], "reference": comparison.reference.name,
                        "shared_n": paired.shared if paired else (figures["n"] if system is comparison.reference else 0),
                        "difference": paired.difference if paired else None,
@@ -129,27 +132,41 @@ def system_label(system: System) -> str:
 
 
 def details_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
-    """The figures the leaderboard leaves out, per system: the other metrics, coverage, missing references and
-    the p-values of the paired tests."""
+    """The figures the leaderboard leaves out, per system: the other metrics, the share of all items answered,
+    missing references (failed requests apart) and the p-values of the paired tests."""
     main = comparison.task.main_metric
     secondary = list(dict.fromkeys(m for s in comparison.systems for m in s.figures["metrics"] if m != main))
     exact = any(p.p_mcnemar is not None for p in comparison.paired.values())
     missing = any(s.figures["missing"] for s in comparison.systems)
     strict = any(s.strict_value is not None for s in comparison.systems)
-    columns = ["system", *(f"{m} %" for m in secondary), "coverage %", *([f"strict {main} %"] if strict else []),
+    columns = ["system", *(f"{m} %" for m in secondary), ALL_ANSWERED, *([f"strict {main} %"] if strict else []),
                *(["missing"] if missing else []), "p boot", *(["p McNemar"] if exact else []), "peak memory",
                "training"]
     rows = []
     for record, system in zip(leaderboard_records(comparison, lambda s: ""), comparison.systems):
-        row = [system_label(system), *(_pct(record.get(m)) for m in secondary), _pct(record["coverage"])]
+        row = [system_label(system), *(_pct(record.get(m)) for m in secondary), _pct(record["all_items_answered"])]
         if strict:
             row.append(_pct(record["strict"]) if record["strict"] is not None else "–")
         if missing:
-            row.append(f"{record['missing']} {'skipped' if record['skipped'] else 'wrong'}" if record["missing"]
-                       else "0")
+            row.append(missing_cell(record))
         p_boot, p_exact = _difference_cells(comparison, system, record)[2:]
         rows.append(row + [p_boot] + ([p_exact] if exact else []) + [memory_cell(system), training_cell(system)])
     return columns, rows
+
+
+def missing_cell(record: dict) -> str:
+    """The references without a prediction, the failed requests apart: "2 wrong", "3 skipped", "2 failed, wrong;
+    1 skipped", "0"."""
+    failed, missing, skipped = record["failed"], record["missing"], record["skipped"]
+    if not missing:
+        return "0"
+    wrong = missing - skipped
+    failed_wrong = min(failed, wrong)  # failed requests count wrong unless the run skipped every missing item
+    parts = [f"{failed} failed, {'wrong' if failed_wrong else 'skipped'}"] if failed else []
+    others = missing - failed
+    if others:
+        parts.append(f"{others} {'wrong' if wrong - failed_wrong else 'skipped'}")
+    return "; ".join(parts)
 
 
 def _difference_cells(comparison: Compared, system: System, record: dict) -> list[str]:
@@ -222,8 +239,9 @@ def footer(comparison: Compared) -> list[str]:
     lines = []
     if any(s.partial for s in comparison.systems):
         lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
-                     "are not comparable with runs on every reference and it is listed after them; its coverage is "
-                     "over all references, the skipped ones counting as not answered.")
+                     "are not comparable with runs on every reference and it is listed after them; its share of all "
+                     "items answered counts the skipped ones as not answered (its coverage, as `baselines score` "
+                     "prints it, is the share of the items it scored).")
     for system in comparison.systems:
         if system.overlap_note:
             lines.append(f"{OVERLAP_MARK} {system.name}: {system.overlap_note} (written with --allow-overlap): an "
@@ -235,7 +253,11 @@ def footer(comparison: Compared) -> list[str]:
                      "give labels.")
     if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
         lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
-                     "not answered in the coverage.")
+                     "not answered in the share of all items answered.")
+    if any(s.figures["failed"] for s in comparison.systems):
+        lines.append("missing, \"N failed\": N requests of a batch file failed (its errored lines, or the lines of its "
+                     "error file): the items were sent and got no answer, unlike items never sent.")
+
     return lines
 
 

@@ -1,6 +1,6 @@
 """A scored system as `compare` sees it: one run's results file and samples, checked, every figure recomputed.
 
-Every figure `compare` shows (each metric, coverage, the main metric's bootstrap interval, the per-label,
+Every figure `compare` shows (each metric, the share of all items answered, the main metric's bootstrap interval, the per-label,
 per-group and per-supergroup tables) is recomputed from samples.jsonl with the evaluator's functions
 (metrics.py, evaluate.per_group and per_supergroup) and only the recomputed figures are shown. A run is
 refused (DataError) when a sample's `correct` is not `answer in gold` (naming the samples file and line),
@@ -9,8 +9,11 @@ results file and the figure). The interval is recomputed with the evaluator's re
 matches the one a run of this version wrote exactly; as the bootstrap's draws may change with numpy, a
 differing stored interval is only flagged in `System.notes`, never refused, and never shown.
 
-A run scored with --only-present (missing policy "skip") holds only the items it answered: its coverage
-is over all references, answered / (n + skipped), and it is `partial`. Unless its task makes the scored
+A run scored with --only-present (missing policy "skip") holds only the items it answered, and one scored with
+--missing failed-wrong only those and its failed requests: it is `partial`. `compare` shows the share of all items
+answered, answered / (n + skipped), not the run's coverage (the share of its scored items answered, as `score`
+states it); the two differ only for a partial run. Failed requests (a batch file's errored lines) are counted
+apart ("failed"), among the missing. Unless its task makes the scored
 items from the predictions (ItemsFromPredictions), a run's samples must be exactly the references its
 variant names (by digest) unless it skipped some, so a subset cannot pass for a full run.
 """
@@ -26,7 +29,7 @@ import numpy as np
 from baselines.evaluation import metrics as M
 from baselines.core.errors import DataError
 from baselines.evaluation.reading import strict_rule
-from baselines.evaluation.scoring import MISSING_POLICIES, figures
+from baselines.evaluation.scoring import MISSING_POLICIES, figures, skipped_count, stated_failed
 from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.io import open_text, read_json, read_jsonl, loads_strict
 from baselines.comparison.outcomes import outcomes_on
@@ -55,7 +58,7 @@ class System:
     answered: np.ndarray  # (n,) bool
     correct: np.ndarray  # (n,) bool
     strict: np.ndarray  # (n,) bool: the answer stands under the strict reading (evaluation/strict_reading.py)
-    figures: dict = field(default_factory=dict)  # n, metrics, interval, coverage, missing, skipped, tables
+    figures: dict = field(default_factory=dict)  # n, metrics, interval, all_items_answered, missing, failed, skipped, tables
     notes: list[str] = field(default_factory=list)  # what the recomputation flagged without refusing the run
 
     @property
@@ -211,6 +214,9 @@ def _schema_problem(result, task: Task) -> str | None:
     if not isinstance(missing, int) or isinstance(missing, bool) or missing < 0 or \
             result.get("missing_policy", "error") not in MISSING_POLICIES:
         return "unknown results schema (missing or missing_policy)"
+    failed = result.get("failed", 0)
+    if not isinstance(failed, int) or isinstance(failed, bool) or not 0 <= failed <= missing:
+        return "unknown results schema (failed: a count of the missing)"
     return None
 
 
@@ -229,7 +235,7 @@ def _check_references(task: Task, result: dict, rows: list[dict], path: Path) ->
 
 
 def _stated_skipped(result: dict) -> int:
-    return result.get("missing", 0) if result.get("missing_policy") == "skip" else 0
+    return skipped_count(result.get("missing", 0), result.get("missing_policy", "error"), stated_failed(result))
 
 
 def recompute(task: Task, system: System, rows: list[dict]) -> dict:
@@ -238,17 +244,17 @@ def recompute(task: Task, system: System, rows: list[dict]) -> dict:
     `skipped` (references left out by --only-present) and, when items are made from the predictions, `missing`
     (references) are not in the samples: they come from the results file, checked where the samples allow
     (_check_references here, leaderboard.check_skipped against the full runs). A partial run of such a task has no
-    coverage: its items are made from the predictions, its skipped references are not items."""
+    share of all items answered: its items are made from the predictions, its skipped references are not items."""
     (out,) = outcomes_on(task, [system], system.ids)
     derived = task.capability(ItemsFromPredictions) is not None
     skipped, stated = _stated_skipped(system.result), system.result.get("missing", 0)
     absent = sum(not row.get("has_prediction", True) for row in rows)
-    coverage = float(system.answered.sum() / (out.n + skipped))
+    all_answered = float(system.answered.sum() / (out.n + skipped))
     shown = figures(task, out, rows, metrics=system.result["metrics"])
     return {
         "n": out.n, "skipped": skipped,
-        "missing": stated if skipped or derived else absent,
-        "coverage": None if skipped and derived else coverage,
+        "missing": stated if skipped or derived else absent, "failed": stated_failed(system.result),
+        "all_items_answered": None if skipped and derived else all_answered,
         "strict": strict_metrics(out, rows, shown["metrics"]),
         **shown,
     }

@@ -31,7 +31,14 @@ The id of a row is the line's custom_id, mapped in two steps:
 A custom_id found twice (errored or not), or a line of another format, is an error naming the line.
 The rows come as a list (BatchPredictions) whose `report` says what was read:
 {"format": "openai-batch", "lines": N, "errored": K, "errored_ids": [the first 10 ids],
- "id_prefix": the prefix stripped, or None, "truncated": T, "tool_calls": C, "refusals": R}.
+ "id_prefix": the prefix stripped, or None, "truncated": T, "tool_calls": C, "refusals": R}; its `failed` lists
+every errored id.
+
+OpenAI writes the requests that failed into a file of their own (the batch's error_file_id), in the output file's
+line format, each line with an `error` or a response whose status_code is not 2xx. `with_error_file` adds its
+requests to the failed ones (report: "errored", "errored_ids", "error_file": {"name", "lines"}): their items are
+failed requests, not items never sent. A succeeded line in it, or a custom_id that the output file answers, is an
+error naming the line.
 """
 from __future__ import annotations
 
@@ -54,10 +61,12 @@ class BatchPredictions(list):
     """Predictions rows {"id", "raw"} of a batch API file, with `report` on the lines read (see the module)."""
 
     report: dict
+    failed: list[str]  # the id of every failed request (the report keeps the first few)
 
-    def __init__(self, rows=(), report: dict | None = None):
+    def __init__(self, rows=(), report: dict | None = None, failed: list[str] | None = None):
         super().__init__(rows)
         self.report = dict(report or {})
+        self.failed = list(failed or [])
 
 
 def looks_like_openai_batch(row: dict) -> bool:
@@ -113,7 +122,37 @@ def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix
         counts["refusals"] += generated.refused
     report = {"format": fmt, "lines": len(rows), "errored": len(errored),
               "errored_ids": errored[:SHOWN_ERRORED], "id_prefix": prefix, **counts}
-    return BatchPredictions(out, report)
+    return BatchPredictions(out, report, errored)
+
+
+def failed_ids(predictions: list[dict]) -> list[str]:
+    """The ids of the requests that failed, for a batch API file's predictions (none for any other file)."""
+    return list(getattr(predictions, "failed", []))
+
+
+def with_error_file(predictions: list[dict], rows: Numbered, path: Path) -> BatchPredictions:
+    """The predictions of an OpenAI Batch output file with the failed requests of its error file (`rows`, the
+    numbered lines of `path`) added to those it holds; the custom_ids mapped as the output file's were."""
+    report = getattr(predictions, "report", None) or {}
+    if report.get("format") != OPENAI:
+        raise BaselinesError(f"--errors {path.name}: an error file goes with an OpenAI Batch output file, and the "
+                             "predictions are not one")
+    texts = _texts(rows, path, OPENAI)
+    prefix = _prefix(texts, path, None, report.get("id_prefix") or "")
+    answered = {str(row["id"]) for row in predictions}
+    failed = list(getattr(predictions, "failed", []))
+    for line, custom_id, generated in texts:
+        key = _mapped_id(custom_id, prefix, path, line)
+        if generated.text is not None:
+            raise DataError(f"custom_id {shown_id(custom_id)} succeeded: this is no error file (give the output "
+                            "file as the predictions)", path, line)
+        if key in answered or key in failed:
+            raise DataError(f"custom_id {shown_id(custom_id)} is {'answered' if key in answered else 'failed'} in "
+                            "the output file too (files of two batches?)", path, line)
+        failed.append(key)
+    merged = {**report, "errored": len(failed), "errored_ids": failed[:SHOWN_ERRORED],
+              "error_file": {"name": path.name, "lines": len(rows)}}
+    return BatchPredictions(predictions, merged, failed)
 
 
 def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, Generated]]:
@@ -167,7 +206,7 @@ _KINDS: dict[str, tuple[Callable, Callable, str]] = {
 
 
 def check_failed_requests(predictions: list[dict], missing: str) -> None:
-    """A batch API file whose requests failed leaves their items without a prediction: missing, not wrong; under
+    """A batch API file whose requests failed leaves their items without a prediction: failed, not wrong; under
     the default policy that is refused in one line saying so, before any work."""
     report = getattr(predictions, "report", None) or {}
     failed = report.get("errored", 0)
@@ -176,5 +215,6 @@ def check_failed_requests(predictions: list[dict], missing: str) -> None:
             "errored_ids", [])) else "")
         requests = "requests" if failed > 1 else "request"
         raise BaselinesError(f"{failed} {requests} of the batch file failed (errored, expired or canceled: {shown}); "
-                             "their items count as missing, not wrong: score the others with --only-present, or "
-                             "count them wrong with --missing wrong")
+                             "their items have no answer: score the others with --only-present, count the failed "
+                             "requests wrong with --missing failed-wrong, or every item without a prediction with "
+                             "--missing wrong")

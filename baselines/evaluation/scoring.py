@@ -16,7 +16,7 @@ from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.records import Reference
 from baselines.registry import Answers, ItemsFromPredictions, Subtasks, Task
 
-MISSING_POLICIES = ("error", "wrong", "skip")
+MISSING_POLICIES = ("error", "wrong", "skip", "failed-wrong")  # failed-wrong: failed requests wrong, the rest skipped
 
 
 @dataclass
@@ -35,7 +35,8 @@ class Result:
     per_group: dict[str, dict] = field(default_factory=dict)
     per_supergroup: dict[str, dict] = field(default_factory=dict)  # per supergroup (see Subtasks.supergroup)
     confusion: dict | None = None
-    missing: int = 0  # reference ids without a prediction (counted wrong, or skipped)
+    missing: int = 0  # reference ids without a prediction (counted wrong, or skipped), the failed requests among them
+    failed: int = 0  # of `missing`: the items whose request failed (a batch API file's errored lines)
     missing_policy: str = "error"
     producer: str = "ours"  # who produced the predictions: "ours" (a method of this package), "llm", or "other"
     variant: dict = field(default_factory=dict)  # what the run was computed on: see results_store.Variant
@@ -113,8 +114,10 @@ def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]):
     return Matcher(labels, dict(aliases))
 
 
-def join(predictions: list[dict], references: list[Reference], missing: str) -> tuple[list, int]:
-    """Pair references with prediction rows by id, enforcing the missing-id policy."""
+def join(predictions: list[dict], references: list[Reference], missing: str,
+         failed: frozenset[str] = frozenset()) -> tuple[list, int]:
+    """Pair references with prediction rows by id, enforcing the missing-id policy (`failed`: the ids whose request
+    failed; "failed-wrong" keeps those, without a prediction, and skips the other absent ids)."""
     if missing not in MISSING_POLICIES:
         raise BaselinesError(f"unknown missing-id policy {missing!r}; valid: {', '.join(MISSING_POLICIES)}")
     counts = Counter(str(row.get("id")) for row in predictions)
@@ -134,8 +137,24 @@ def join(predictions: list[dict], references: list[Reference], missing: str) -> 
             f"{len(absent)} of {len(references)} references have no prediction: {_show(absent)} "
             "(use --missing wrong to count them as wrong, or --only-present to score the covered subset)"
         )
-    pairs = [(ref, by_id.get(ref.id)) for ref in references if missing != "skip" or ref.id in by_id]
+    kept = {"skip": lambda ref: ref.id in by_id, "failed-wrong": lambda ref: ref.id in by_id or ref.id in failed}
+    pairs = [(ref, by_id.get(ref.id)) for ref in references if kept.get(missing, lambda ref: True)(ref)]
     return pairs, len(absent)
+
+
+def skipped_count(missing: int, policy: str, failed: int = 0) -> int:
+    """How many references a run left out of its scored items: every one without a prediction under "skip", those
+    whose request was never sent (not failed) under "failed-wrong", none otherwise."""
+    return missing if policy == "skip" else missing - failed if policy == "failed-wrong" else 0
+
+
+def stated_failed(result: dict) -> int:
+    """The failed requests a results file states (runs of earlier releases: the errored lines of its batch file,
+    then counted among the missing)."""
+    if "failed" in result:
+        return result["failed"]
+    errored = ((result.get("meta") or {}).get("batch") or {}).get("errored", 0)
+    return min(errored, result.get("missing", 0)) if isinstance(errored, int) else 0
 
 
 def _show(ids: list[str], limit: int = 5) -> str:
@@ -235,11 +254,13 @@ def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replic
 
 def score_predictions(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
                       split: str = "", missing: str = "error", replicates: int = REPLICATES,
-                      seed: int = SEED) -> tuple[Result, list[dict]]:
-    """Score predictions against references: the Result and the per-sample log."""
+                      seed: int = SEED, failed=()) -> tuple[Result, list[dict]]:
+    """Score predictions against references: the Result and the per-sample log (`failed`: the ids whose request
+    failed, a batch API file's errored lines; counted apart among the missing)."""
     if not predictions:
         raise BaselinesError("the predictions are empty")
-    pairs, absent = join(predictions, references, missing)
+    failed = frozenset(map(str, failed))
+    pairs, absent = join(predictions, references, missing, failed)
     items = task.capability(ItemsFromPredictions)
     if items is not None:  # e.g. documents -> boundary items
         pairs = items.expand(pairs)
@@ -251,7 +272,7 @@ def score_predictions(task: Task, predictions: list[dict], references: list[Refe
         metrics=shown["metrics"], main_metric=task.main_metric, interval=shown["interval"],
         per_label=shown["per_label"], per_group=shown["per_group"], per_supergroup=shown["per_supergroup"],
         confusion=confusion(out) if task.confusion else None,
-        missing=absent, missing_policy=missing,
+        missing=absent, missing_policy=missing, failed=sum(ref.id in failed for ref in references),
         strict=strict_metrics(out, samples, shown["metrics"]),
         truncated=sum(1 for sample in samples if sample.get("truncated")),
     )

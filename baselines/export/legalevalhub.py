@@ -30,7 +30,7 @@ from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, read_jsonl
 from baselines.core.records import Reference
 from baselines.evaluation import metrics as M
-from baselines.evaluation.scoring import outcomes
+from baselines.evaluation.scoring import outcomes, skipped_count, stated_failed
 from baselines.export.folder import check_target, export_folder, inside, write_manifest
 from baselines.registry import Task, get_task
 from baselines.runs.results_store import RESULTS_DIGEST, SAMPLES_FILE, Variant, run_files
@@ -175,10 +175,10 @@ def _check_same(result: dict, figures: dict, path: Path) -> None:
 
 def _items(result: dict, rows: list[dict]) -> dict:
     """Which questions the run covers: how many were scored of how many references, and the ids of a subset."""
-    skipped = result.get("missing", 0) if result.get("missing_policy") == "skip" else 0
+    missing, failed = result.get("missing", 0), stated_failed(result)
+    skipped = skipped_count(missing, result.get("missing_policy", "error"), failed)
     items = {"split": result.get("split"), "scored": len(rows), "references": len(rows) + skipped,
-             "without_prediction": result.get("missing", 0) if not skipped else 0,
-             "failed_requests": ((result.get("meta") or {}).get("batch") or {}).get("errored", 0),
+             "without_prediction": missing, "failed_requests": failed, "skipped": skipped,
              "references_digest": (result.get("variant") or {}).get("references")}
     if skipped:
         items["ids"] = [str(row["id"]) for row in rows]

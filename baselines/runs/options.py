@@ -5,7 +5,7 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError
 
-MISSING = ("error", "wrong", "skip")  # --missing / missing=: references without a prediction
+MISSING = ("error", "wrong", "skip", "failed-wrong")  # --missing / missing=: references without a prediction
 
 
 def missing_policy(missing: str, only_present: bool, only_present_name: str = "only_present=True",

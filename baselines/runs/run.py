@@ -10,8 +10,9 @@ from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.core.machine import load_1min
 from baselines.core.paths import data_root, models_root, results_root
+from baselines.core.io import read_jsonl
 from baselines.core.provenance import run_meta
-from baselines.evaluation.batch_files import check_failed_requests
+from baselines.evaluation.batch_files import check_failed_requests, failed_ids, with_error_file
 from baselines.evaluation.formats import chosen_format, read_format
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
@@ -226,6 +227,8 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
         load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
+    if spec.errors is not None:  # OpenAI's error file: the failed requests of the batch, written apart
+        predictions = with_error_file(predictions, list(read_jsonl(Path(spec.errors))), Path(spec.errors))
     check_failed_requests(predictions, spec.missing)
     overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
@@ -234,7 +237,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     folder, recheck = prepare_run(task.name, system, variant, spec.results_dir, scored=True, force=spec.force)
     with progress.stage(f"scoring {len(predictions):,} predictions"):
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
-                                            missing=spec.missing)
+                                            missing=spec.missing, failed=failed_ids(predictions))
     unread = check_some_answer(task, samples, predictions, spec.predictions)
     result.producer = spec.producer or entry.producer or inferred_producer(predictions)
     result.variant = variant.to_dict()

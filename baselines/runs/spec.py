@@ -26,7 +26,7 @@ class RunSpec:
     split: str | None = None  # None: the task's eval split
     test_file: Path | None = None  # references from this file instead of a split
     name: str | None = None  # the system name (None: the method's, or the predictions file's)
-    missing: str = "error"  # references without a prediction: error | wrong | skip
+    missing: str = "error"  # references without a prediction: error | wrong | skip | failed-wrong
     results_dir: Path | str | None = None
     load_options: dict | None = None  # the loaders' options (CaselawQA: subtasks)
     force: bool = False  # replace a scored run of the same name and variant
@@ -42,6 +42,7 @@ class RunSpec:
     lm_eval_options: dict | None = None  # score: id field, filter, task name and id prefix of harness/batch files
     producer: str | None = None  # score: ours | llm | other (None: inferred)
     params: str | None = None  # score: the LLM's parameter count ("70B"; None: from the table of llm_cost)
+    errors: Path | None = None  # score: OpenAI's error file of the batch (its failed requests)
 
     def __post_init__(self):
         if self.name is not None:  # an empty --name is refused, never read as "the default name"
