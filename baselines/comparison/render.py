@@ -240,8 +240,8 @@ def footer(comparison: Compared) -> list[str]:
     if any(s.partial for s in comparison.systems):
         lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
                      "are not comparable with runs on every reference and it is listed after them; its share of all "
-                     "items answered counts the skipped ones as not answered (its coverage, as `baselines score` "
-                     "prints it, is the share of the items it scored).")
+                     "items answered counts the skipped ones as not answered (its coverage, in its scoring summary, "
+                     "is the share of the items it scored).")
     for system in comparison.systems:
         if system.overlap_note:
             lines.append(f"{OVERLAP_MARK} {system.name}: {system.overlap_note} (written with --allow-overlap): an "

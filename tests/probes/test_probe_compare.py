@@ -118,9 +118,9 @@ def test_only_present_runs_show_coverage_over_all_references_and_rank_after_full
     report = compare("scalr", test_file="tiny.jsonl")
     assert [s.name for s in report.systems] == ["full", "half"] and report.reference.name == "full"
     half = report.systems[1].figures
-    assert (half["coverage"], half["n"], half["skipped"], half["metrics"]["accuracy"]) == (0.5, 5, 5, 1.0)
+    assert (half["all_items_answered"], half["n"], half["skipped"], half["metrics"]["accuracy"]) == (0.5, 5, 5, 1.0)
     shown = cli_compare().stdout
-    assert "| 2 | half (other) † | 100.0 |" in shown and "| 50.0 | 5 skipped |" in shown  # coverage, missing
+    assert "| 2 | half (other) † | 100.0 |" in shown and "| 50.0 | 5 skipped |" in shown  # all items answered, missing
     assert "| 1 | full (other) | 40.0 |" in shown and "| 100.0 | 0 |" in shown
     assert "† scored with --only-present: its figures are on the items it answered only" in shown
 
@@ -132,7 +132,7 @@ def test_score_with_only_present_states_its_coverage_of_all_references(scalr_fil
     result = CliRunner().invoke(app, ["score", "scalr", str(predictions), "--test-file", str(scalr_file),
                                       "--only-present"])
     assert result.exit_code == 0, result.output
-    assert re.search(r"coverage of all references\W+0\.4000", result.output), result.output
+    assert re.search(r"all items answered\W+0\.4000", result.output), result.output
 
 
 def test_a_missing_wrong_run_shows_its_missing_count(scalr_file):
