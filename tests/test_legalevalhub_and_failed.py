@@ -289,3 +289,16 @@ def test_the_folders_the_readme_writes_are_git_ignored():
     for path in written:
         ignored = subprocess.run(["git", "check-ignore", "-q", path.rstrip("/") + "/x"], cwd=repo)
         assert ignored.returncode == 0, f"{path} is not git-ignored"
+
+
+@pytest.mark.realdata
+def test_a_real_scalr_run_exports_in_the_hubs_format_with_its_figures(data_dir, tmp_path):
+    result = CliRunner().invoke(app, ["eval", "scalr", "--method", "tfidf", "--data-dir", str(data_dir), "--quiet"])
+    assert result.exit_code == 0, result.output
+    (_, run), = exported(tmp_path).values()
+    results = saved("tfidf")
+    assert hub_problems(run) == [] and run["model_name"] == "legal-baselines/tfidf"
+    assert run["metrics"]["accuracy"] == results["metrics"]["accuracy"]
+    assert run["metrics"]["balanced_accuracy"] == pytest.approx(results["metrics"]["balanced_accuracy"], abs=1e-12)
+    assert run["metrics"]["valid_predictions_ratio"] == results["coverage"] == 1.0
+    assert run["metrics"]["n_samples"] == run["items"]["references"] == results["n"]
