@@ -184,7 +184,8 @@ def evaluate(task: str, method: str | None = None, data_dir: PathLike | None = N
     eval`); returns (Result, run folder).
 
     model: a saved model folder; cv, seed: K-fold cross-validation instead of a saved model; missing: error | wrong
-    | skip, only_present=True being skip; segmenter: rule | trained | a folder, to score end to end from raw text;
+    | skip | failed-wrong (a batch file's failed requests wrong, the other absent items skipped), only_present=True
+    being skip; segmenter: rule | trained | a folder, to score end to end from raw text;
     force: replace a run of the same name and variant; allow_overlap: write the run even when the model was fit on
     the scored items (the overlap is stated beside its figures); the others as in train()."""
     arguments = locals()

@@ -302,3 +302,16 @@ def test_a_real_scalr_run_exports_in_the_hubs_format_with_its_figures(data_dir, 
     assert run["metrics"]["balanced_accuracy"] == pytest.approx(results["metrics"]["balanced_accuracy"], abs=1e-12)
     assert run["metrics"]["valid_predictions_ratio"] == results["coverage"] == 1.0
     assert run["metrics"]["n_samples"] == run["items"]["references"] == results["n"]
+
+
+def test_micro_f1_is_sklearns_over_the_labels_an_item_without_an_answer_adding_to_the_gold_counts_only():
+    import numpy as np
+    from sklearn.metrics import f1_score
+
+    from baselines.evaluation import metrics as M
+
+    gold = np.array([0, 1, 2, 0, 1, 2, 0])
+    pred = np.array([0, 2, 2, M.NO_ANSWER, 1, 0, M.NO_ANSWER])
+    out = M.Outcomes(gold, pred, gold == pred, np.zeros(7, dtype=np.int64), np.arange(7), ["a", "b", "c"], [""])
+    assert M.point("micro_f1", out) == pytest.approx(f1_score(gold, pred, labels=[0, 1, 2], average="micro"))
+    assert M.point("micro_f1", out) == pytest.approx(2 * 3 / (7 + 5))

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, read_jsonl
+from baselines.core.paths import results_root
 from baselines.core.records import Reference
 from baselines.evaluation import metrics as M
 from baselines.evaluation.scoring import outcomes, skipped_count, stated_failed
@@ -74,7 +75,7 @@ def export_legalevalhub(task_name: str, out, *, results_dir=None, split: str | N
                               task_id=task_id or task.name, predictions_url=predictions_url, prompt_id=prompt_id)
     if not runs:
         raise BaselinesError(f"no run of our methods or of an LLM to export for {task.name} under "
-                             f"{Path(results_dir or 'results') / task.name}" + (f" ({'; '.join(left_out)})" if left_out else ""))
+                             f"{results_root(results_dir) / task.name}" + (f" ({'; '.join(left_out)})" if left_out else ""))
     with atomic_path(out) as tmp:
         tmp.mkdir()
         for hub in runs:
@@ -105,7 +106,9 @@ def hub_runs(task: Task, *, results_dir=None, split: str, submitter: str, task_i
 
 
 def _not_exported(result: dict, split: str) -> str | None:
-    variant = Variant.from_dict(result.get("variant") or {})
+    if not isinstance(result, dict) or not isinstance(result.get("variant"), dict):
+        return "no variant: written by an older release (score or evaluate it again)"
+    variant = Variant.from_dict(result["variant"])
     if variant.split != split or variant.test_file or variant.segmenter:
         return f"not a run on the {split} split (it is on {variant.slug()})"
     producer = result.get("producer", "ours")
