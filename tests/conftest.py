@@ -65,3 +65,9 @@ def refused(result, *words, stream: str = "output") -> str:
     for word in words:
         assert word in lines[0], lines[0]
     return lines[0]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow first: run across workers (`pytest -n 2`), the longest work starts at once instead of
+    last, so the run ends when the cores have done about the same work."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

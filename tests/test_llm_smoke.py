@@ -18,7 +18,7 @@ from conftest import REAL_DATA
 CASELAWQA_TASKS = "sc_decisiondirection,sc_lcdisagreement"
 RUNS = {"scalr_mc": "scalr", "scalr_generate": "scalr", "caselawqa_mc_sc_decisiondirection": "caselawqa",
         "caselawqa_sc_lcdisagreement": "caselawqa", "rr_generate": "rr"}
-pytestmark = [pytest.mark.realdata, pytest.mark.skipif(REAL_DATA is None, reason="benchmark data not found"),
+pytestmark = [pytest.mark.realdata, pytest.mark.slow, pytest.mark.skipif(REAL_DATA is None, reason="benchmark data not found"),
               pytest.mark.skipif(shutil.which("lm_eval") is None and not (Path(sys.executable).parent / "lm_eval")
                                  .exists(), reason="lm-evaluation-harness is not installed")]
 

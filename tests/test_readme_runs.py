@@ -58,6 +58,7 @@ def test_every_line_of_the_readme_runs_or_is_skipped_for_a_stated_reason():
 
 
 @pytest.mark.realdata
+@pytest.mark.slow
 def test_the_readme_runs_top_to_bottom(data_dir, tmp_path):
     environment = {**os.environ, "BASELINES_DATA": str(data_dir), "PATH": f"{Path(sys.executable).parent}:"
                    f"{os.environ.get('PATH', '')}"}
