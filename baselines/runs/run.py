@@ -20,6 +20,7 @@ from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
 from baselines.runs.llm_measured import find_run_record, measured_llm_cost
+from baselines.runs.prompt_record import find_prompt_record
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
@@ -249,16 +250,20 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     if result.producer != "ours":
-        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions))
+        sent = find_prompt_record(Path(spec.predictions), task.name, spec.prompts)
+        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions), sent)
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
     return result, folder
 
 
-def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path) -> dict | None:
-    """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated."""
-    estimate = estimate_llm_cost(task, records, predictions, system, parameters)
+def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path,
+             sent: dict | None = None) -> dict | None:
+    """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated
+    (from the file's usage, the prompt record `sent` of its export, or our default prompt)."""
+    logs = tuple(path.name for path in ([source] if source.is_file() else source.rglob("samples_*")))
+    estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs)
     record = find_run_record(source)
     return estimate if record is None else measured_llm_cost(record, len(predictions), estimate)
 
