@@ -189,3 +189,135 @@ def test_an_lm_eval_export_records_its_prompts_per_harness_task(tmp_path):
     group = sent_prompt_tokens(record, [*direction, *state], [])  # a group's logs: each item where it is
     assert group[0] == (sum(direction.values()) + sum(state.values())) / (len(direction) + len(state))
     assert sent_prompt_tokens(record, ["no-such-item"], []) is None
+
+
+# -- prices, with their dates ------------------------------------------------------------------------------------
+
+TINY = {"models": [{"match": "tiny-model", "input": 1.0, "output": 4.0, "cached": 0.5, "batch_discount": 0.5,
+                    "source": "https://example.org/prices", "date": "2026-01-02"}],
+        "compute": {"vcpu_hour": {"usd": 0.036, "source": "https://example.org/cpu", "date": "2026-01-03"},
+                    "a100_hour": {"usd": 3.6, "source": "https://example.org/gpu", "date": "2026-01-04"}}}
+
+
+@pytest.fixture
+def tiny_prices(tmp_path):
+    from baselines.runs.prices import Prices, with_price_file
+
+    path = tmp_path / "prices.yaml"
+    path.write_text(json.dumps(TINY))  # JSON is YAML
+    table = with_price_file(path, Prices((), {}))
+    return path, table
+
+
+def test_price_arithmetic_on_a_tiny_table(tiny_prices):
+    from baselines.runs.prices import dollars
+
+    table = tiny_prices[1]
+    usage = {"estimate": True, "basis": "usage", "prompt_tokens_per_item": 1000, "output_tokens_per_item": 500,
+             "cached_tokens_per_item": 400}
+    # (600 x $1 + 400 x $0.5 + 500 x $4) / 1M = $0.0028 an item: $2.80 per 1,000; at 40% right, $0.007 per correct
+    priced = dollars(usage, "my-tiny-model", 0.4, False, table)
+    assert (priced.per_1000, priced.basis, priced.estimate, priced.date) == (pytest.approx(2.8), "tokens", False,
+                                                                             "2026-01-02")
+    assert priced.per_correct == pytest.approx(0.007)
+    assert dollars(usage, "my-tiny-model", 0.4, True, table).per_1000 == pytest.approx(1.4)  # the batch discount
+    counted = dict(usage, basis="default", cached_tokens_per_item=None)  # our default prompt: an estimate
+    assert dollars(counted, "my-tiny-model", None, False, table).estimate is True
+    assert dollars(counted, "my-tiny-model", None, False, table).per_1000 == pytest.approx(3.0)
+    measured = {"predict": {"cpu_seconds_per_1000": 100.0}}  # 100 vCPU-s at $0.036 an hour: $0.001
+    assert dollars(measured, "ours", 0.5, False, table).per_1000 == pytest.approx(0.001)
+    assert dollars(measured, "ours", 0.5, False, table).basis == "vCPU-hour"
+    gpu = {"estimate": True, "prompt_tokens_per_item": 10, "output_tokens_per_item": 1, "gpu_seconds_per_1000": 50.0}
+    assert dollars(gpu, "some-8b", 1.0, False, table).per_1000 == pytest.approx(0.05)  # 50 A100-s at $3.6 an hour
+    unknown = {"estimate": True, "prompt_tokens_per_item": 10, "output_tokens_per_item": 1,
+               "parameters_source": "the model size is unknown"}
+    assert dollars(unknown, "mystery-llm", 1.0, False, table).startswith("no price")
+
+
+def test_the_shipped_table_has_a_source_and_date_for_every_price():
+    from baselines.runs.prices import RATES, shipped
+
+    table = shipped()
+    assert all(row["source"].startswith("https://") and len(str(row["date"])) == 10 for row in table.models)
+    assert all(table.compute[rate]["source"].startswith("https://") and table.compute[rate]["date"] for rate in RATES)
+    assert (table.token_price("gpt-4o-mini-2024-07-18").input, table.token_price("gpt-4o").output) == (0.15, 10.0)
+    assert table.token_price("claude-3.5-haiku").output == 4.0 and table.token_price("llama-3-8b") is None
+
+
+@pytest.mark.parametrize("given, message", [("in=0.15", "needs in= and out="), ("in=1,out=2,in=3", "write it as"),
+                                            ("input=1,out=2", "write it as"), ("in=1,out=2,batch=1", "below 1")])
+def test_a_malformed_price_is_refused(given, message):
+    from baselines.core.errors import BaselinesError
+    from baselines.runs.prices import parse_price
+
+    assert parse_price("in=0.15,out=0.6,cached=0.075,batch=0.5", "2026-12-07").cached == 0.075
+    with pytest.raises(BaselinesError, match=message):
+        parse_price(given, "2026-12-07")
+
+
+def test_score_gives_dollars_from_the_price_given_and_keeps_it_with_the_run(tmp_path, scalr_file):
+    usage = {"prompt_tokens": 1000, "completion_tokens": 500, "prompt_tokens_details": {"cached_tokens": 400}}
+    lines = [chat_line(k, f"The answer is {LETTERS[int(g)] if k < 2 else 'B'}.", usage=usage)
+             for k, g in enumerate(GOLD)]  # 2 of 5 right
+    path = write_lines(tmp_path / "out.jsonl", lines)
+    given = score(path, scalr_file, "my-llm", "--price", "in=1,out=4,cached=0.5,batch=0.5")
+    assert given.exit_code == 0, given.output
+    said = " ".join(given.output.split())  # a batch file at the batch discount: $1.40 per 1,000, $0.0035 per correct
+    assert "price: $1.4 per 1,000 items, $0.0035 per correct answer (token prices of" in said and "batch" in said
+    assert run_results("scalr", "my-llm")["meta"]["cost"]["price_given"]["input"] == 1.0
+    unpriced = score(path, scalr_file, "mystery-llm")
+    assert unpriced.exit_code == 0 and "price: no price: no token price for this model" in " ".join(
+        unpriced.output.split())
+    bad = score(path, scalr_file, "bad", "--price", "in=1")
+    assert bad.exit_code == 2 and "needs in= and out=" in bad.output
+
+
+def test_compare_and_the_headline_give_dollars_with_the_date_of_the_prices(tmp_path, tiny_prices):
+    from baselines.comparison.headline import headline_section
+    from baselines.comparison.leaderboard import compare
+    from baselines.comparison.render import leaderboard_display, leaderboard_records
+    from baselines.core.records import Reference
+    from baselines.core.paths import results_root
+    from baselines.evaluation.scoring import score_predictions
+    from baselines.registry import get_task
+    from baselines.runs.prices import using
+    from baselines.runs.results_store import Variant, references_digest, write_run
+
+    task = get_task("scalr")
+    refs = [Reference(id=f"q{k}", gold=(g,), labels=("0", "1", "2", "3", "4")) for k, g in enumerate(GOLD)]
+    costs = {"ours": {"items": 5, "predict": {"cpu_seconds_per_1000": 100.0}, "machine": {"cpu": "Test CPU"}},
+             "tiny-model": {"estimate": True, "basis": "usage", "items": 5, "prompt_tokens_per_item": 1000,
+                            "output_tokens_per_item": 500, "cached_tokens_per_item": 400},
+             "mystery-llm": {"estimate": True, "basis": "default", "items": 5, "prompt_tokens_per_item": 10,
+                             "output_tokens_per_item": 1, "parameters": None, "parameters_source": "unknown"}}
+    for name, cost in costs.items():
+        rows = [{"id": r.id, "raw": f"The answer is {'ABCDE'[int(r.gold[0])] if k < 4 else 'A'}"}
+                for k, r in enumerate(refs)]  # 4 of 5 right
+        result, samples = score_predictions(task, rows, refs, system=name, split=task.eval_split)
+        result.producer = "ours" if name == "ours" else "llm"
+        result.meta = {"method": "external", "command": f"baselines score scalr {name}.jsonl", "cost": cost}
+        variant = Variant(split=task.eval_split, references=references_digest(refs))
+        result.variant = variant.to_dict()
+        write_run(results_root() / "scalr" / name / variant.slug(), result.to_dict(), samples, None)
+    with using(tiny_prices[1]):
+        comparison = compare("scalr", against="ours", replicates=200)
+        columns, rows = leaderboard_display(comparison)
+        cells = {row[1].split(" (")[0]: row[-1] for row in rows}
+        records = {record["system"]: record for record in leaderboard_records(comparison)}
+        headline = "\n".join(headline_section(task, comparison, None, lambda system: ""))
+    assert cells["ours"] == "100 CPU-s · $0.001" and cells["tiny-model"] == "– · $2.8"
+    assert cells["mystery-llm"] == "– · no price"  # a row with no price says so
+    assert records["tiny-model"]["usd_per_correct"] == pytest.approx(2.8 / 800)  # 4 of 5 right
+    assert records["ours"]["price_date"] == "2026-01-03" and records["tiny-model"]["usd_estimated"] is False
+    assert "| $ / 1k items (per correct) |" in headline
+    assert "| $2.8 ($0.0035) |" in headline and "| no price |" in headline
+    assert "API list prices of 2026-01-02; compute rates (vCPU-, A100-hour) of 2026-01-03 and 2026-01-04" in headline
+    shipped = CliRunner().invoke(app, ["compare", "scalr", "--against", "ours", "--replicates", "200"])
+    assert shipped.exit_code == 0 and "$0.0012" in shipped.output  # 100 vCPU-s at the shipped $0.0425 an hour
+    own = CliRunner().invoke(app, ["compare", "scalr", "--against", "ours", "--replicates", "200", "--prices",
+                                   str(tiny_prices[0])])
+    assert own.exit_code == 0 and "$2.8" in own.output and "$0.001 " in own.output
+    broken = tiny_prices[0].with_name("broken.yaml")
+    broken.write_text("models: [{match: x}]\n")
+    refused = CliRunner().invoke(app, ["compare", "scalr", "--prices", str(broken)])
+    assert refused.exit_code == 2 and "needs `match`, and `input` and `output`" in refused.output

@@ -26,6 +26,20 @@ def tokens_said(cost: dict) -> str:
             f"item ({', '.join([*parts, basis])})")
 
 
+def price_said(result: Result) -> str:
+    """'price: $0.065 per 1,000 items, $0.00013 per correct answer (vCPU-hour rate of 2025-01-15)', or why none."""
+    from baselines.runs.prices import dollars, money
+
+    meta = result.meta
+    priced = dollars(meta.get("cost"), result.system, result.metrics.get("accuracy"), bool(meta.get("batch")))
+    if isinstance(priced, str):
+        return f"price: {priced}"
+    correct = f", {money(priced.per_correct)} per correct answer" if priced.per_correct is not None else ""
+    basis = {"tokens": "token prices", "vCPU-hour": "vCPU-hour rate", "A100-hour": "A100-hour rate"}[priced.basis]
+    return (f"price{' (estimate)' if priced.estimate else ''}: {money(priced.per_1000)} per 1,000 items{correct} "
+            f"({basis} of {priced.date or 'no date'}{', batch discount' if priced.batch else ''})")
+
+
 def print_result(result: Result, max_rows: int = 40) -> None:
     """Headline metrics, then per-label or per-group tables when the task has them."""
     low, high = result.interval
@@ -90,6 +104,8 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         console.print(f"cost (estimate): – ({cost['unavailable']})")
     elif cost.get("estimate"):
         console.print(f"cost (estimate): {tokens_said(cost)}; no compute estimate: {cost['parameters_source']}")
+    if cost:
+        console.print(price_said(result))
     line = overlap_line(meta.get("train_overlap") or {})
     if line:
         console.print(f"{OVERLAP_MARK + ' ' if flag else ''}train overlap: {line}")
