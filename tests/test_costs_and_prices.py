@@ -173,6 +173,10 @@ def test_the_prompt_sent_as_exported_is_the_basis_when_the_file_has_no_usage(tmp
     given = CliRunner().invoke(app, ["score", "caselawqa", str(elsewhere), "--data-dir", str(data), "--name",
                                      "given", "--prompts", str(done.prompt_record)])
     assert given.exit_code == 0 and run_results("caselawqa", "given")["meta"]["cost"]["basis"] == "sent"
+    export_batch("caselawqa", data, tmp_path / "batch" / "shorter.jsonl", api="openai", model="m", max_chars=200)
+    unsure = CliRunner().invoke(app, ["score", "caselawqa", str(output), "--data-dir", str(data), "--name", "two"])
+    assert unsure.exit_code == 0  # two exports beside the file, of other prompts: neither is guessed
+    assert run_results("caselawqa", "two")["meta"]["cost"]["basis"] == "default"
 
 
 def test_an_lm_eval_export_records_its_prompts_per_harness_task(tmp_path):

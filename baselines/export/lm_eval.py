@@ -162,7 +162,9 @@ Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 Every document carries `id`, the item id of the benchmark's references, and its finished prompt
 (zero-shot). The YAML files read the documents by absolute path: export again if this folder moves.
 `{MANIFEST}` lists the files written here: exporting again with `--force` replaces them, and is
-refused while the folder holds anything else (keep harness output in its own folder).
+refused while the folder holds anything else (keep harness output in its own folder). `prompts.json`
+records the size of every document's prompt (in tokens) and the options that shaped it: `baselines score` counts
+a run's cost on these prompts (found through `baselines llm run`'s record, or given as `--prompts`).
 
 Run with lm-evaluation-harness (`{EXTRA}`), then score the sample logs with the project's evaluator
 (the harness's own metric is only indicative); MODEL is a hub name or a local folder:

@@ -112,10 +112,10 @@ BASES = {"usage": "usage: the tokens the output file says each request used",
 
 
 def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str, parameters: float | None = None,
-                      sent: dict | None = None, log_names: tuple[str, ...] = ()) -> dict | None:
+                      sent: list[dict] | None = None, log_names: tuple[str, ...] = ()) -> dict | None:
     """The run's `meta.cost` estimate, or None when nothing gives its tokens. The tokens per item come from the
     first basis that has them (`basis`): the file's own `usage`; the prompt actually sent, as the export recorded
-    it (`sent`: its prompt record; `log_names`: the scored sample logs' file names, which name the harness task);
+    it (`sent`: the prompt records found; `log_names`: the scored sample logs' file names, which name the harness task);
     our default prompt."""
     try:
         tokens = _usage_tokens(predictions) or _sent_tokens(sent, predictions, log_names) or \
@@ -154,22 +154,22 @@ def _usage_tokens(predictions: list[dict]) -> dict | None:
             "prompt": BASES["usage"]}
 
 
-def _sent_tokens(sent: dict | None, predictions: list[dict], log_names: tuple[str, ...]) -> dict | None:
-    """Tokens per item from the prompt record of the export the run was made from, with the output counted."""
+def _sent_tokens(sent: list[dict] | None, predictions: list[dict], log_names: tuple[str, ...]) -> dict | None:
+    """Tokens per item from the prompt record of the export the run was made from, with the output counted; None
+    when no record holds the answered items, or records that do disagree on them."""
     from baselines.runs.prompt_record import sent_prompt_tokens
 
-    if sent is None:
-        return None
     answered = {str(row["id"]): row for row in predictions}
-    found = sent_prompt_tokens(sent, list(answered), list(log_names))
-    if found is None:
+    found = [(record, sent_prompt_tokens(record, list(answered), list(log_names))) for record in sent or []]
+    found = [(record, fit) for record, fit in found if fit is not None]
+    if not found or len({round(fit[0], 6) for _, fit in found}) > 1:
         return None
-    prompt, prompt_set = found
+    record, (prompt, prompt_set) = found[0]
     count, counted_by = token_counter()
     return {"basis": "sent", "items": len(answered), "prompt_tokens_per_item": round(prompt, 1),
             "output_tokens_per_item": round(_output_tokens(answered.values(), count), 1),
             "tokens_counted_by": counted_by, "prompt": BASES["sent"],
-            "prompt_record": {"file": sent["path"], "prompt_set": prompt_set, "settings": sent.get("settings", {})}}
+            "prompt_record": {"file": record["path"], "prompt_set": prompt_set, "settings": record.get("settings", {})}}
 
 
 def _default_tokens(task: Task, records, predictions: list[dict]) -> dict | None:

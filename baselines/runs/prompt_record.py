@@ -4,9 +4,11 @@
 `baselines export lm-eval` writes `prompts.json` into its folder and `baselines export batch` writes
 `<name>.prompts.json` beside its request file: the task, the split, the export's settings (`--max-chars`,
 `--prompt`, `--window`, `--sample`, ...), the tokenizer that counted, and per prompt set (a harness task, or
-"batch") the prompt tokens of each item id. `baselines score` finds the record (`find_prompt_record`): the one
-given (`--prompts`), else one beside the scored file (or in the scored folder), else the export folder that
-`baselines llm run` ran (`--include_path` of its command) or that the harness's `results_*.json` names."""
+"batch") the prompt tokens of each item id. `baselines score` finds the record (`find_prompt_records`): the one
+given (`--prompts`), else those beside the scored file (or in the scored folder), else the export folder that
+`baselines llm run` ran (`--include_path` of its command) or that the harness's `results_*.json` names. Two
+records at one place that both hold the scored items but give them different prompts are not guessed between:
+the cost then falls back to our default prompt, and says so."""
 from __future__ import annotations
 
 import json
@@ -46,29 +48,31 @@ def read_prompt_record(path: Path) -> dict | None:
     return {**record, "path": str(path)}
 
 
-def find_prompt_record(predictions: Path, task: str, given: Path | None = None) -> dict | None:
-    """The prompt record of the export the scored file came from (see the module), or None; a record given
-    (`--prompts`) that is none, or of another task, is refused."""
+def find_prompt_records(predictions: Path, task: str, given: Path | None = None) -> list[dict]:
+    """The prompt records of the export the scored file came from (see the module): the one given (`--prompts`;
+    one that is none, or of another task, is refused), else those of `task` at the nearest place that has any."""
     if given is not None:
         record = read_prompt_record(given)
         if record is None or record.get("task") != task:
             raise BaselinesError(f"--prompts {given}: not a prompt record of {task} (the `prompts.json` of a "
                                  "`baselines export lm-eval` folder, or the `.prompts.json` beside a "
                                  "`baselines export batch` file)")
-        return record
-    for place in _places(Path(predictions)):
-        record = read_prompt_record(place)
-        if record is not None and record.get("task") == task:
-            return record
-    return None
+        return [record]
+    for places in _places(Path(predictions)):
+        records = [record for record in map(read_prompt_record, places)
+                   if record is not None and record.get("task") == task]
+        if records:
+            return records
+    return []
 
 
-def _places(predictions: Path) -> list[Path]:
-    """Where a prompt record may be, nearest first."""
+def _places(predictions: Path) -> list[list[Path]]:
+    """Where prompt records may be, nearest first: beside the file (or in the folder), then the export folders
+    that `baselines llm run`'s record and the harness's results files name."""
     folder = predictions if predictions.is_dir() else predictions.parent
-    beside = sorted(folder.glob("*" + SUFFIX)) + [folder / EXPORT_RECORD]
-    runs = [folder, folder.parent] if predictions.is_dir() else [folder, folder.parent]
-    return beside + [found for place in runs for found in _include_paths(place)] + _harness_exports(folder)
+    return [sorted(folder.glob("*" + SUFFIX)) + [folder / EXPORT_RECORD],
+            [found for place in (folder, folder.parent) for found in _include_paths(place)],
+            _harness_exports(folder)]
 
 
 def _include_paths(place: Path) -> list[Path]:

@@ -23,7 +23,7 @@ from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
 from baselines.runs.llm_measured import find_run_record, measured_llm_cost
 from baselines.runs.prices import parse_price
-from baselines.runs.prompt_record import find_prompt_record
+from baselines.runs.prompt_record import find_prompt_records
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
@@ -254,7 +254,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     if result.producer != "ours":
-        sent = find_prompt_record(Path(spec.predictions), task.name, spec.prompts)
+        sent = find_prompt_records(Path(spec.predictions), task.name, spec.prompts)
         result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions), sent)
         if price is not None and result.meta["cost"] is not None:
             result.meta["cost"]["price_given"] = dataclasses.asdict(price)  # the run's own price, kept with it
@@ -265,9 +265,9 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
 
 
 def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path,
-             sent: dict | None = None) -> dict | None:
+             sent: list[dict] | None = None) -> dict | None:
     """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated
-    (from the file's usage, the prompt record `sent` of its export, or our default prompt)."""
+    (from the file's usage, the prompt records `sent` of its export, or our default prompt)."""
     logs = tuple(path.name for path in ([source] if source.is_file() else source.rglob("samples_*")))
     estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs)
     record = find_run_record(source)
