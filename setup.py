@@ -15,5 +15,5 @@ BENCHMARK_DATA = ["*.yaml", "*.txt", "*.csv", "*.json", "tables/*.csv"]  # what 
 setup(packages=[*find_namespace_packages(include=["baselines*", "segmentation*"]), *CONFIG_PACKAGES],
       package_dir={"baselines.configs": "configs"},
       package_data={**{name: ["*.yaml"] for name in CONFIG_PACKAGES},
-                    "baselines.runs": ["llm_params.yaml"],
+                    "baselines.runs": ["llm_params.yaml", "prices.yaml"],
                     **{package: BENCHMARK_DATA for package in find_namespace_packages(include=["baselines.tasks.*"])}})

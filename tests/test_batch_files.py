@@ -73,10 +73,13 @@ def claude_line(custom_id: str, text: str) -> dict:
 def test_fixture_is_detected_and_read(fixture, explicit):
     rows = load_predictions(fixture, FORMAT[fixture] if explicit else "auto", task_name="scalr")
     cut_off = {"4"} if fixture == ANTHROPIC else set()  # stop_reason max_tokens, with thinking blocks only
-    assert rows == [{"id": str(k), "raw": text, **({"truncated": True} if str(k) in cut_off else {})}
-                    for k, text in enumerate(TEXTS[fixture])]
+    assert [{k: v for k, v in row.items() if k != "usage"} for row in rows] == \
+        [{"id": str(k), "raw": text, **({"truncated": True} if str(k) in cut_off else {})}
+         for k, text in enumerate(TEXTS[fixture])]
+    assert all(row["usage"]["prompt"] > 0 and row["usage"]["completion"] > 0 for row in rows)  # each line's usage
     assert rows.report == {"format": FORMAT[fixture], "lines": 7, "errored": 2, "errored_ids": ERRORED,
-                           "id_prefix": "scalr-", "truncated": len(cut_off), "tool_calls": 0, "refusals": 0}
+                           "id_prefix": "scalr-", "truncated": len(cut_off), "tool_calls": 0, "refusals": 0,
+                           "with_usage": len(rows)}
     first = fixture_lines(fixture)[0]
     assert looks_like_openai_batch(first) == (fixture == OPENAI)
     assert looks_like_anthropic_batch(first) == (fixture == ANTHROPIC)

@@ -244,7 +244,7 @@ def test_an_llm_run_timed_here_shows_its_cost_as_measured(tiny_runs):
     write_all(tiny_runs / "out", replicates=200)
     scalr = (tiny_runs / "out" / "headline.md").read_text(encoding="utf-8").split("### scalr")[1].split("###")[0]
     row = next(line for line in scalr.split("\n") if line.startswith("| small-llm (LLM)"))
-    assert row.endswith("| 5,479 CPU-s (measured) |")
+    assert row.endswith("| 5,479 CPU-s (measured) | $0.065 ($0.00032) |")  # 5,479 vCPU-s at $0.0425 an hour; 20% right
     assert "an LLM run here, marked measured" in scalr and "No LLM run yet" not in scalr
     assert "- small-llm: `baselines score scalr docs/results/llm-runs/scalr/small-llm/ --name small-llm" in scalr
 

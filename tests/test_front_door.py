@@ -9,7 +9,7 @@ from baselines import api
 from baselines.cli import commands
 from baselines.runs import requests
 
-HOW = {"download", "quiet"}  # how a run is carried out: not part of the request
+HOW = {"download", "quiet", "prices"}  # how a run is carried out or shown (--prices: the dollars printed): not the request
 CLI_SPELLING = {"set_": "overrides", "fmt": "format"}  # a CLI parameter whose Python keyword differs
 DEPRECATED = {"tasks_alias", "kind"}  # hidden earlier option names, warned about (see DEPRECATIONS)
 

@@ -256,8 +256,8 @@ def test_export_refuses_a_non_empty_folder_and_writes_nothing_on_error(tmp_path,
     forced = runner.invoke(app, ["export", "lm-eval", "scalr", "--data-dir", str(data), "--out", str(out), "--force"])
     assert forced.exit_code == 0, forced.output
     assert "not installed here" in forced.output and "legal-baselines[llm]" in forced.output
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "export_manifest.json", "scalr_documents.jsonl",
-                                                     "scalr_generate.yaml", "scalr_mc.yaml"]
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "export_manifest.json", "prompts.json",
+                                                     "scalr_documents.jsonl", "scalr_generate.yaml", "scalr_mc.yaml"]
     assert "lm_eval --model hf" in (out / "README.md").read_text() and "scalr_generate" in forced.output
 
     cases = write_normalized(tmp_path / "cases")

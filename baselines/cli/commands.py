@@ -11,8 +11,8 @@ from baselines.cli.corpus import (ModelFolder, PredictInput, PredictOut, Segment
                                   predict_setup, predict_task, print_record, summary_line)
 from baselines.cli.errors import fail, reported
 from baselines.cli.options import (Config, DataDir, Download, Encoder, Force, Method, Missing, ModelsDir, Name,
-                                   OnlyPresent, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
-                                   default_name, formats_help, load_options, method_from, task_options,
+                                   OnlyPresent, PricesOption, Quiet, ResultsDir, Sets, Subtasks, TasksAlias, config_overrides,
+                                   default_name, formats_help, load_options, method_from, price_table, task_options,
                                    with_data, earlier_name, deprecated)
 from baselines.cli.llm import llm_app
 from baselines.cli.tools import export_app, speed_app
@@ -152,6 +152,9 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                   params: Optional[str] = typer.Option(None, "--params", help="The LLM's parameter count (70B, 8.03B, 110M) for its compute estimate; default: the documented table, by system name."),
                   errors: Optional[Path] = typer.Option(None, "--errors", help="OpenAI Batch: the batch's error file (error_file_id); its requests count as failed, apart from items never sent."),
+                  price: Optional[str] = typer.Option(None, "--price", help="This run's token price, in=X,out=Y (US$ per 1M input and output tokens; cached=Z, batch=D for the batch discount), kept with the run; default: the shipped price table, by system name."),
+                  prices: Optional[Path] = PricesOption,
+                  prompts: Optional[Path] = typer.Option(None, "--prompts", help="The prompt record of the export the run was made from (an export folder's prompts.json, or the .prompts.json beside a batch file), for the cost of an output without usage; default: found beside the file."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
@@ -162,12 +165,15 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                          subtasks=subtasks or earlier_name("--tasks", "--subtasks", tasks_alias), missing=missing, only_present=only_present,
                          results_dir=results_dir, producer=producer or earlier_name("--kind", "--producer", kind), force=force, id_field=id_field,
                          lm_eval_filter=lm_eval_filter, id_prefix=id_prefix, allow_overlap=allow_overlap,
-                         params=params, errors=errors, cli=True)
+                         params=params, errors=errors, prompts=prompts, price=price, cli=True)
+    table = price_table(prices)
     with silenced(quiet):
         result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result
+    from baselines.runs.prices import using
 
-    print_result(result)
+    with using(table):
+        print_result(result)
     external = get_task(task).formats.get(fmt)
     if external is not None and external.summary is not None and "join" in result.meta:
         typer.echo(f"responses: {external.summary(result.meta['join'])}")
@@ -191,37 +197,41 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
                     all_tasks: bool = typer.Option(False, "--all", help=ALL_HELP),
                     readme: Optional[Path] = typer.Option(None, "--readme", help=README_HELP),
                     only: Optional[str] = typer.Option(None, "--task", help="With --all: regenerate only these tasks' pages and headline sections (comma-separated); the others are kept as --out holds them."),
+                    prices: Optional[Path] = PricesOption,
                     quiet: bool = Quiet):
     """Leaderboard of every results file of a task (ours and LLMs), with paired tests against a reference."""
     from baselines.comparison import leaderboard as compare
     from baselines.comparison import markdown, render, report_files
 
-    if (readme is not None or only is not None) and not all_tasks:
-        fail(f"{'--readme' if readme is not None else '--task'} goes with --all")
-    if all_tasks:
-        single = {"TASK": task, "--against": against, "--split": split, "--markdown-only": markdown_only or None,
-                  "--scatter": scatter, "--segmenter": segmenter, "--test-file": test_file, "--systems": systems}
-        compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value],
-                    quiet, name_list(only))
-        return
-    if task is None:
-        fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
-    task_options(task, scatter=scatter)
-    if out:
-        from baselines.core.io import writable_target
+    from baselines.runs.prices import using
 
-        writable_target(out)  # refused before the comparison, not after it
-    with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
-        comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
-                                     seed=seed, segmenter=segmenter, test_file=test_file,
-                                     only=name_list(systems))
-    written = report_files.write_files(comparison, out, scatter) if out else []
-    if markdown_only:
-        typer.echo(markdown.to_markdown(comparison))
-    else:
-        render.print_comparison(comparison)
-    for path in written:
-        typer.echo(f"wrote {path}", err=markdown_only)
+    with using(price_table(prices)):  # a user's price file, over the shipped table
+        if (readme is not None or only is not None) and not all_tasks:
+            fail(f"{'--readme' if readme is not None else '--task'} goes with --all")
+        if all_tasks:
+            single = {"TASK": task, "--against": against, "--split": split, "--markdown-only": markdown_only or None,
+                      "--scatter": scatter, "--segmenter": segmenter, "--test-file": test_file, "--systems": systems}
+            compare_all(out, results_dir, readme, replicates, seed, [name for name, value in single.items() if value],
+                        quiet, name_list(only))
+            return
+        if task is None:
+            fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
+        task_options(task, scatter=scatter)
+        if out:
+            from baselines.core.io import writable_target
+
+            writable_target(out)  # refused before the comparison, not after it
+        with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
+            comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
+                                         seed=seed, segmenter=segmenter, test_file=test_file,
+                                         only=name_list(systems))
+        written = report_files.write_files(comparison, out, scatter) if out else []
+        if markdown_only:
+            typer.echo(markdown.to_markdown(comparison))
+        else:
+            render.print_comparison(comparison)
+        for path in written:
+            typer.echo(f"wrote {path}", err=markdown_only)
 
 
 def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Optional[Path], replicates: int, seed: int,

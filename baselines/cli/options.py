@@ -87,3 +87,13 @@ def with_data(task: str, download: bool, function, *args, **kwargs):
 
     confirm = (lambda question: typer.confirm(question, default=False, err=True)) if sys.stdin.isatty() else None
     return with_benchmark(task, lambda: function(*args, **kwargs), download=download, confirm=confirm)
+
+
+PricesOption = typer.Option(None, "--prices", help="A price file (YAML, the format of the shipped table, docs/cost.md) whose model prices and compute rates override the shipped ones.")
+
+
+def price_table(path: Path | None):
+    """The price table with the user's file over the shipped one, or None (the shipped table) without --prices."""
+    from baselines.runs.prices import with_price_file
+
+    return None if path is None else with_price_file(path)

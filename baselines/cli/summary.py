@@ -12,6 +12,34 @@ from baselines.registry import ItemsFromPredictions, get_task
 console = Console()
 
 
+BASIS_SAID = {"usage": "from the file's usage", "sent": "prompt sent as exported",
+              "default": "prompt: our default prompt"}
+
+
+def tokens_said(cost: dict) -> str:
+    """'1,402 prompt + 2,110 output tokens per item (2,050 reasoning, 0 cached; from the file's usage)'."""
+    parts = [f"{cost[name]:,.0f} {what}" for name, what in (("reasoning_tokens_per_item", "reasoning"),
+                                                          ("cached_tokens_per_item", "cached"))
+             if cost.get(name) is not None]
+    basis = BASIS_SAID.get(cost.get("basis", "default"), "")
+    return (f"{cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f} output tokens per "
+            f"item ({', '.join([*parts, basis])})")
+
+
+def price_said(result: Result) -> str:
+    """'price: $0.065 per 1,000 items, $0.00013 per correct answer (vCPU-hour rate of 2025-01-15)', or why none."""
+    from baselines.runs.prices import dollars, money
+
+    meta = result.meta
+    priced = dollars(meta.get("cost"), result.system, result.metrics.get("accuracy"), bool(meta.get("batch")))
+    if isinstance(priced, str):
+        return f"price: {priced}"
+    correct = f", {money(priced.per_correct)} per correct answer" if priced.per_correct is not None else ""
+    basis = {"tokens": "token prices", "vCPU-hour": "vCPU-hour rate", "A100-hour": "A100-hour rate"}[priced.basis]
+    return (f"price{' (estimate)' if priced.estimate else ''}: {money(priced.per_1000)} per 1,000 items{correct} "
+            f"({basis} of {priced.date or 'no date'}{', batch discount' if priced.batch else ''})")
+
+
 def print_result(result: Result, max_rows: int = 40) -> None:
     """Headline metrics, then per-label or per-group tables when the task has them."""
     low, high = result.interval
@@ -71,14 +99,14 @@ def print_result(result: Result, max_rows: int = 40) -> None:
                       f"{cost['startup_seconds']:.1f} s, loading {cost['model_load_seconds'] + cost['data_load_seconds']:.1f}"
                       f" s apart; CPU {cost['machine']['cpu']}")
     elif cost.get("estimate") and cost.get("gpu_seconds_per_1000") is not None:
-        console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
-                      f" output tokens per item, {cost['parameters'] / 1e9:.3g}B parameters: about "
+        console.print(f"cost (estimate): {tokens_said(cost)}, {cost['parameters'] / 1e9:.3g}B parameters: about "
                       f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
     elif cost.get("unavailable"):
         console.print(f"cost (estimate): – ({cost['unavailable']})")
     elif cost.get("estimate"):
-        console.print(f"cost (estimate): {cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f}"
-                      f" output tokens per item; no compute estimate: {cost['parameters_source']}")
+        console.print(f"cost (estimate): {tokens_said(cost)}; no compute estimate: {cost['parameters_source']}")
+    if cost:
+        console.print(price_said(result))
     line = overlap_line(meta.get("train_overlap") or {})
     if line:
         console.print(f"{OVERLAP_MARK + ' ' if flag else ''}train overlap: {line}")

@@ -82,6 +82,8 @@ def export_batch_command(task: str = typer.Argument(..., help=" | ".join(tasks_w
                f"temperature 0): {files}")
     for note in done.notes:
         typer.echo(f"  {note}")
+    typer.echo(f"  the prompt tokens of each request: {done.prompt_record} (keep the results file beside it, or give "
+               "it to score as --prompts, for the cost of an output without usage)")
     typer.echo(f"  then: baselines score {task} RESULTS.jsonl --name {model}" + (" --only-present" if sample else ""))
 
 

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from baselines.comparison.systems import System
 from baselines.core.cache_use import served_share
+from baselines.runs.prices import Dollars, dollars, money, price_dates
 
 COST_COLUMN = "cost / 1k items"
+DOLLARS_COLUMN = "$ / 1k items (per correct)"
 # A cost whose prediction read at least this share of its per-item work (encodings, TF-IDF rows) from the on-disk
 # cache says so: RR's dev sentences that repeat a train sentence (about 5%) are read back in every run.
 WARM_CACHE_SHARE = 0.10
@@ -67,9 +69,54 @@ def published_cost_cell(system: str, tokens_per_item: float | None) -> str:
     return Cost(gpu_seconds_per_1000(parameters, tokens_per_item), "A100", True).cell()
 
 
-def cost_cell(system: System) -> str:
+def run_dollars(system: System) -> Dollars | str | None:
+    """The run's dollars at the prices in use (baselines.runs.prices), the reason it has none, or None when it
+    recorded no cost at all."""
+    meta = system.result.get("meta", {})
+    if not isinstance(meta.get("cost"), dict):
+        return None
+    accuracy = system.figures["metrics"].get("accuracy")
+    return dollars(meta["cost"], system.name, accuracy, bool(meta.get("batch")))
+
+
+def dollars_cell(system: System, per_correct: bool = True) -> str:
+    """'$0.065 ($0.00013)': US$ per 1,000 items and per correct answer; '≈...(est.)' from estimates; 'no price'."""
+    priced = run_dollars(system)
+    if priced is None:
+        return "–"
+    if isinstance(priced, str):
+        return "no price"
+    correct = f" ({money(priced.per_correct)})" if per_correct and priced.per_correct is not None else ""
+    return priced.cell().replace(" (est.)", "") + correct + (" (est.)" if priced.estimate else "")
+
+
+def seconds_cell(system: System) -> str:
+    """Seconds per 1,000 items, measured or estimated, on the device named; – when not recorded."""
     cost = run_cost(system)
     return "–" if cost is None else cost.cell()
+
+
+def cost_cell(system: System) -> str:
+    """Seconds per 1,000 items, and US$ beside them (or "no price") where the run recorded a cost."""
+    seconds = seconds_cell(system)
+    return seconds if run_dollars(system) is None else f"{seconds} · {dollars_cell(system, per_correct=False)}"
+
+
+def published_dollars_cell(system: str, tokens_per_item: float | None) -> str:
+    """A published figure's dollars per 1,000 items from the tokens its file states (read as prompt tokens): at
+    the model's token price, else its estimated A100-seconds at the A100-hour rate; 'no price' when neither."""
+    from baselines.runs.llm_cost import gpu_seconds_per_1000, model_parameters
+    from baselines.runs.prices import active
+
+    if tokens_per_item is None:
+        return "–"
+    price, prices = active().token_price(system), active()
+    if price is not None:
+        return f"≈{money(1000 * price.per_item(tokens_per_item, 0.0, None, False))} (est.)"
+    parameters, rate = model_parameters(system)[0], prices.compute.get("a100_hour")
+    if parameters is None or rate is None:
+        return "no price"
+    return f"≈{money(gpu_seconds_per_1000(parameters, tokens_per_item) * rate['usd'] / 3600)} (est.)"
 
 
 def memory_cell(system: System) -> str:
@@ -112,7 +159,14 @@ def cost_legend(systems: list[System], how: str = "[how](../cost.md)") -> str:
             + ("; an LLM run here, marked measured: CPU seconds of answering the items through lm-evaluation-harness, "
                "start-up and model loading apart, as `baselines llm run` timed it" if measured_llm else "")
             + f"; an LLM's otherwise, A100-seconds estimated from its tokens and parameters, marked est. ({how}); – not "
-              "recorded.")
+              "recorded. " + dollars_legend())
+
+
+def dollars_legend() -> str:
+    """What the dollars are, and the date of the prices."""
+    return ("$: US$ per 1,000 items (and per correct answer), ours and measured LLM runs at the vCPU-hour rate, "
+            "estimated A100-seconds at the A100-hour rate, API models at their token prices (batch files at the "
+            f"batch discount), ≈ and est. where from estimates; {price_dates()}.")
 
 
 def ratio_sentence(llm: System, ours: System, difference: float) -> str | None:

@@ -14,7 +14,8 @@ from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.outcomes import outcomes_on
 from baselines.comparison.paired import Paired, paired_stats, shared_ids
 from baselines.comparison.published import RECOUNTED_LEGEND, Published
-from baselines.comparison.cost import COST_COLUMN, cost_cell, cost_legend, published_cost_cell, ratio_sentences
+from baselines.comparison.cost import (COST_COLUMN, DOLLARS_COLUMN, cost_legend, dollars_cell, published_cost_cell,
+                                      published_dollars_cell, ratio_sentences, seconds_cell)
 from baselines.comparison.markdown import md_table
 from baselines.comparison.render import _pct, _pts, reproduce_lines
 from baselines.comparison.systems import System
@@ -46,7 +47,7 @@ def headline_section(task: Task, comparison: Comparison | None, published: Publi
     if rows:
         versus = ours.name if ours is not None else "ours"
         columns = ["system", "items", f"{task.main_metric} %", f"{versus} on the same items %",
-                   f"Δ vs {versus} (points)", "Δ 95% CI", COST_COLUMN]
+                   f"Δ vs {versus} (points)", "Δ 95% CI", COST_COLUMN, DOLLARS_COLUMN]
         strict = [s.name for s in _llms(comparison) if s.strict_value is not None]
         recounted = any(f.published_value is not None for f in _shown_figures(comparison, published))
         lines += ["" if ours is None else None, *md_table(columns, rows), "",
@@ -90,7 +91,7 @@ def _ours_row(task: Task, ours: System) -> list[str]:
     low, high = ours.figures["interval"]
     interval = f" [{_pct(low)}, {_pct(high)}]" if low is not None else ""
     return [f"**{ours.name}** (ours, best)", f"all {ours.figures['n']}{_groups_of(task, ours.group)}",
-            f"{_pct(ours.value)}{interval}", "–", "reference", "", cost_cell(ours)]
+            f"{_pct(ours.value)}{interval}", "–", "reference", "", seconds_cell(ours), dollars_cell(ours)]
 
 
 def content_only(task: Task, comparison: Comparison | None, ours: System | None) -> System | None:
@@ -115,7 +116,8 @@ def _content_row(task: Task, comparison: Comparison, content: System) -> list[st
     difference, spread = ("–", "–") if paired is None or paired.difference is None else (
         _pts(paired.difference), f"[{_pts(paired.interval[0])}, {_pts(paired.interval[1])}]")
     return [f"**{content.name}** (ours, best content-only)", f"all {content.figures['n']}{_groups_of(task, content.group)}",
-            f"{_pct(content.value)}{interval}", "–", difference, spread, cost_cell(content)]
+            f"{_pct(content.value)}{interval}", "–", difference, spread, seconds_cell(content),
+            dollars_cell(content)]
 
 
 def _reproduce(comparison: Comparison | None, ours: System | None, command) -> list[str]:
@@ -141,7 +143,7 @@ def _run_rows(task: Task, comparison: Comparison | None, ours: System | None) ->
         if paired is None or paired.difference is None:
             strict = _strict_note(system.value, system.strict_value)
             rows.append([f"{system.name} (LLM)", f"{system.figures['n']}{_groups_of(task, system.group)}",
-                         _pct(system.value) + strict, "–", "–", "–", cost_cell(system)])
+                         _pct(system.value) + strict, "–", "–", "–", seconds_cell(system), dollars_cell(system)])
             continue
         shared = shared_ids(task, ours, system)
         ours_out, llm_out = outcomes_on(task, [ours, system], shared)
@@ -152,7 +154,7 @@ def _run_rows(task: Task, comparison: Comparison | None, ours: System | None) ->
         items = f"{len(shared)} of {ours.figures['n']}{_shared_groups(task, ours, shared)}"
         rows.append([f"{system.name} (LLM)", items, _pct(value) + _strict_note(value, strict),
                      _pct(M.point(task.main_metric, ours_out)), _pts(paired.difference), interval,
-                     cost_cell(system)])
+                     seconds_cell(system), dollars_cell(system)])
     return rows
 
 
@@ -177,7 +179,8 @@ def _published_rows(comparison: Comparison | None, published: Published | None) 
              + (f": {'; '.join(part for part in (figure.note, figure.short_basis_note()) if part)}"
                 if figure.note or figure.short_basis_note() else ""),
              f"not run here: {figure.items or published.items}", f"{figure.value:.1f}", "–", "–", "–",
-             published_cost_cell(figure.system, figure.tokens_per_item)]
+             published_cost_cell(figure.system, figure.tokens_per_item),
+             published_dollars_cell(figure.system, figure.tokens_per_item)]
             for figure in _shown_figures(comparison, published)]
 
 

@@ -12,7 +12,8 @@ from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
-from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, training_cell
+from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, run_dollars, training_cell
+from baselines.runs.prices import Dollars, money
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
@@ -103,9 +104,13 @@ def leaderboard_records(comparison: Compared, command=recorded_command) -> list[
 
 
 def _cost_fields(system: System) -> dict:
-    cost = run_cost(system)
+    cost, priced = run_cost(system), run_dollars(system)
+    usd = priced if isinstance(priced, Dollars) else None
     return {"cost_seconds_per_1000": cost.seconds if cost else None, "cost_device": cost.device if cost else None,
-            "cost_estimated": cost.estimate if cost else None}
+            "cost_estimated": cost.estimate if cost else None,
+            "usd_per_1000": usd.per_1000 if usd else None, "usd_per_correct": usd.per_correct if usd else None,
+            "usd_priced_by": usd.basis if usd else priced, "usd_estimated": usd.estimate if usd else None,
+            "price_date": usd.date if usd else None}
 
 
 def leaderboard_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
@@ -140,8 +145,8 @@ def details_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
     missing = any(s.figures["missing"] for s in comparison.systems)
     strict = any(s.strict_value is not None for s in comparison.systems)
     columns = ["system", *(f"{m} %" for m in secondary), ALL_ANSWERED, *([f"strict {main} %"] if strict else []),
-               *(["missing"] if missing else []), "p boot", *(["p McNemar"] if exact else []), "peak memory",
-               "training"]
+               *(["missing"] if missing else []), "p boot", *(["p McNemar"] if exact else []), "$ per correct",
+               "peak memory", "training"]
     rows = []
     for record, system in zip(leaderboard_records(comparison, lambda s: ""), comparison.systems):
         row = [system_label(system), *(_pct(record.get(m)) for m in secondary), _pct(record["all_items_answered"])]
@@ -150,7 +155,8 @@ def details_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
         if missing:
             row.append(missing_cell(record))
         p_boot, p_exact = _difference_cells(comparison, system, record)[2:]
-        rows.append(row + [p_boot] + ([p_exact] if exact else []) + [memory_cell(system), training_cell(system)])
+        rows.append(row + [p_boot] + ([p_exact] if exact else []) + [_per_correct_cell(record), memory_cell(system),
+                                                                      training_cell(system)])
     return columns, rows
 
 
@@ -167,6 +173,12 @@ def missing_cell(record: dict) -> str:
     if others:
         parts.append(f"{others} {'wrong' if wrong - failed_wrong else 'skipped'}")
     return "; ".join(parts)
+
+
+def _per_correct_cell(record: dict) -> str:
+    if record["usd_per_correct"] is None:
+        return "–"
+    return ("≈" if record["usd_estimated"] else "") + money(record["usd_per_correct"])
 
 
 def _difference_cells(comparison: Compared, system: System, record: dict) -> list[str]:

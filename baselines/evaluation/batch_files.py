@@ -13,7 +13,9 @@ Two formats, one JSON object per line:
 The text of a line, by endpoint, with tool calls, choice order and refusals: baselines.evaluation.batch_texts.
 A generation cut off by its token limit gives a row with "truncated": true (the reader then takes only an answer
 statement made before the cut); one read from tool calls "tool_call": true; a refusal "refused": true and the
-text "" (no answer). The report counts each ("truncated", "tool_calls", "refusals").
+text "" (no answer). The report counts each ("truncated", "tool_calls", "refusals"). The tokens a line says its
+request used (`usage`, baselines.evaluation.batch_usage) go with its row as "usage", the basis of the run's cost
+(baselines.runs.llm_cost); the report counts the rows that have them ("with_usage").
 
 An errored line produces no row: its id reaches the evaluator as absent, where the missing-id policy
 applies (by default an error naming the ids; --missing wrong counts them wrong; --only-present skips
@@ -31,8 +33,8 @@ The id of a row is the line's custom_id, mapped in two steps:
 A custom_id found twice (errored or not), or a line of another format, is an error naming the line.
 The rows come as a list (BatchPredictions) whose `report` says what was read:
 {"format": "openai-batch", "lines": N, "errored": K, "errored_ids": [the first 10 ids],
- "id_prefix": the prefix stripped, or None, "truncated": T, "tool_calls": C, "refusals": R}; its `failed` lists
-every errored id.
+ "id_prefix": the prefix stripped, or None, "truncated": T, "tool_calls": C, "refusals": R, "with_usage": U}; its
+`failed` lists every errored id.
 
 OpenAI writes the requests that failed into a file of their own (the batch's error_file_id), in the output file's
 line format, each line with an `error` or a response whose status_code is not 2xx. `with_error_file` adds its
@@ -47,6 +49,7 @@ from typing import Callable
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.evaluation.batch_texts import Generated, anthropic_text, openai_text
+from baselines.evaluation.batch_usage import anthropic_usage, openai_usage
 from baselines.evaluation.predictions import shown_id
 
 OPENAI = "openai-batch"
@@ -105,7 +108,8 @@ def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix
     texts = _texts(rows, path, fmt)
     prefix = _prefix(texts, path, task_name, id_prefix)
     out, errored, line_of = [], [], {}
-    counts = {"truncated": 0, "tool_calls": 0, "refusals": 0}
+    counts = {"truncated": 0, "tool_calls": 0, "refusals": 0, "with_usage": 0}
+    usage_of = dict(zip((line for line, _ in rows), map(_KINDS[fmt][3], (row for _, row in rows))))
     for line, custom_id, generated in texts:
         key = _mapped_id(custom_id, prefix, path, line)
         if key in line_of:
@@ -116,7 +120,9 @@ def _read(rows: Numbered, path: Path, fmt: str, task_name: str | None, id_prefix
             errored.append(key)
             continue
         flags = {"truncated": generated.truncated, "tool_call": generated.tool_call, "refused": generated.refused}
-        out.append({"id": key, "raw": generated.text, **{name: True for name, on in flags.items() if on}})
+        usage = {"usage": usage_of[line]} if usage_of[line] is not None else {}
+        out.append({"id": key, "raw": generated.text, **{name: True for name, on in flags.items() if on}, **usage})
+        counts["with_usage"] += bool(usage)
         counts["truncated"] += generated.truncated
         counts["tool_calls"] += generated.tool_call
         counts["refusals"] += generated.refused
@@ -158,7 +164,7 @@ def with_error_file(predictions: list[dict], rows: Numbered, path: Path) -> Batc
 def _texts(rows: Numbered, path: Path, fmt: str) -> list[tuple[int, str, Generated]]:
     """(line, custom_id, what it generated) of every line (its text None when the request failed); checks shape and
     duplicates."""
-    looks, text_of, expected = _KINDS[fmt]
+    looks, text_of, expected, _ = _KINDS[fmt]
     out, first_line = [], {}
     for position, (line, row) in enumerate(rows):
         if not looks(row):
@@ -197,11 +203,12 @@ def _mapped_id(custom_id: str, prefix: str | None, path: Path, line: int) -> str
     return key.replace(SLASH, "/")
 
 
-_KINDS: dict[str, tuple[Callable, Callable, str]] = {
+_KINDS: dict[str, tuple[Callable, Callable, str, Callable]] = {
     OPENAI: (looks_like_openai_batch, openai_text,
-             "an OpenAI Batch output line (needs 'custom_id', and 'response' or 'error')"),
+             "an OpenAI Batch output line (needs 'custom_id', and 'response' or 'error')", openai_usage),
     ANTHROPIC: (looks_like_anthropic_batch, anthropic_text,
-                "an Anthropic Message Batches result line (needs 'custom_id' and 'result' with a 'type')"),
+                "an Anthropic Message Batches result line (needs 'custom_id' and 'result' with a 'type')",
+                anthropic_usage),
 }
 
 

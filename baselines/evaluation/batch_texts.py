@@ -4,8 +4,12 @@ generated, and what the line says of it.
 - OpenAI, /v1/chat/completions: the choice whose `index` is 0 (choices may come in any order; without indexes, the
   first); its message's `content` (a string, or parts whose texts are joined); the `arguments` of its tool calls
   (`tool_calls`, or the older `function_call`), after the content, one per line: an answer given as
-  `{"answer": "D"}` to a tool is read like one written out. A `refusal` with no content is a refusal. Cut off when
-  its `finish_reason` is "length". /v1/completions: the choice's `text`.
+  `{"answer": "D"}` to a tool is read like one written out. A reasoning model's thoughts, which vLLM (and the APIs
+  that follow it) return apart in `reasoning` or `reasoning_content`, are read exactly as an inline `<think>`
+  section is: the text handed to the reader is "<think>" + reasoning + "</think>" + content (the section left open
+  when the generation was cut off before any content). A `refusal` with no content is a refusal, and so is an
+  answer withheld by the content filter (`finish_reason` "content_filter", no content). Cut off when its
+  `finish_reason` is "length". /v1/completions: the choice's `text`.
 - OpenAI, /v1/responses: the `output_text` parts of the output's message items, and the `arguments` of its
   `function_call` items; a `refusal` part is a refusal. Cut off when the body is "incomplete" for
   `max_output_tokens`.
@@ -24,6 +28,7 @@ from typing import NamedTuple
 from baselines.core.errors import DataError
 
 ANTHROPIC_FAILED = ("errored", "expired", "canceled")
+REASONING_FIELDS = ("reasoning", "reasoning_content")  # vLLM's reasoning parsers, DeepSeek and others
 
 
 class Generated(NamedTuple):
@@ -83,9 +88,21 @@ def _choice(choices, path: Path, line: int) -> Generated:
     calls += [message["function_call"]] if isinstance(message.get("function_call"), dict) else []
     arguments = [text_value(call.get("arguments"), "the arguments of a tool call", path, line)
                  for call in calls if isinstance(call, dict)]
-    if not content and not arguments and message.get("refusal"):
+    answer = "\n".join(text for text in [content, *arguments] if text)
+    if not answer and (message.get("refusal") or choice.get("finish_reason") == "content_filter"):
         return Generated("", cut_off, refused=True)
-    return Generated("\n".join(text for text in [content, *arguments] if text), cut_off, bool(arguments))
+    return Generated(with_reasoning(message, answer, cut_off, path, line), cut_off, bool(arguments))
+
+
+def with_reasoning(message: dict, answer: str, cut_off: bool, path: Path, line: int) -> str:
+    """The answer after the message's reasoning field (`reasoning`, `reasoning_content`) written as the inline
+    section a reasoning model writes without a reasoning parser: "<think>" + reasoning + "</think>" + answer, left
+    open when the generation was cut off before any answer, as an inline one is."""
+    field = next((name for name in REASONING_FIELDS if message.get(name) is not None), None)
+    reasoning = text_value(message.get(field), f"choices[].message.{field}", path, line) if field else ""
+    if not reasoning.strip():
+        return answer
+    return "<think>" + reasoning + ("" if cut_off and not answer else "</think>" + answer)
 
 
 def first_choice(choices, path: Path, line: int) -> dict | None:

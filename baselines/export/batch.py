@@ -5,7 +5,9 @@ The prompts are those of `baselines export lm-eval` with the same options (writt
 back, so the two cannot drift): each generation task's documents and `doc_to_text` field, and its `max_gen_toks`
 as `max_tokens` (or `--max-tokens`), at temperature 0. Each request's `custom_id` is `<task>-<id>`, with `__` for a
 `/` of the id, which `baselines score` maps back to the item with no option. A file over the API's limits is split
-into parts named `<name>.part<k>.jsonl`.
+into parts named `<name>.part<k>.jsonl`. Beside them, `<name>.prompts.json` records the prompt tokens of each
+request and the settings that shaped them (baselines.runs.prompt_record), the cost basis of an output without
+`usage`.
 
 - OpenAI (`--api openai`): `{"custom_id", "method": "POST", "url": "/v1/chat/completions", "body": {"model",
   "messages", "max_tokens", "temperature"}}`, or `/v1/responses` with `--endpoint responses` (`input`,
@@ -27,6 +29,8 @@ import yaml
 from baselines.core.errors import BaselinesError
 from baselines.core.safe_write import write_staged, writable_target
 from baselines.export.lm_eval import export_lm_eval
+from baselines.runs.llm_cost import token_counter
+from baselines.runs.prompt_record import batch_record_path, record_bytes
 
 APIS = {"openai": {"requests": 50_000, "bytes": 200 * 1024 ** 2},
         "anthropic": {"requests": 100_000, "bytes": 256 * 1024 ** 2}}
@@ -45,6 +49,7 @@ class BatchExport:
     counts: list[int] = field(default_factory=list)
     max_tokens: list[int] = field(default_factory=list)  # the max_tokens values of its requests
     notes: list[str] = field(default_factory=list)
+    prompt_record: Path | None = None  # the prompt tokens of each request (`<name>.prompts.json`)
 
     @property
     def n_requests(self) -> int:
@@ -68,13 +73,24 @@ def export_batch(task_name: str, data_dir, out: Path, *, api: str, model: str, e
     parts = _parts([json.dumps(request, ensure_ascii=False) + "\n" for request in requests], APIS[api])
     files = [out] if len(parts) == 1 else [out.with_name(f"{out.stem}.part{k}{out.suffix}") for k in
                                              range(1, len(parts) + 1)]
+    record = writable_target(batch_record_path(out))
     targets = [writable_target(path) for path in files]
-    for path in targets:
+    for path in [*targets, record]:
         if path.exists() and not force:
             raise BaselinesError(f"{path} exists: choose another --out, or --force to replace it")
-    write_staged({path: "".join(lines).encode("utf-8") for path, lines in zip(targets, parts)})
+    settings = {**options, "sample": sample, "seed": seed if sample is not None else None, "api": api,
+                "model": model, "endpoint": endpoint, "max_tokens": max_tokens}
+    write_staged({**{path: "".join(lines).encode("utf-8") for path, lines in zip(targets, parts)},
+                  record: _prompt_record(task_name, export.split, settings, prompts)})
     return BatchExport(task_name, api, model, targets, [len(lines) for lines in parts],
-                       sorted({tokens for _, _, tokens in prompts}), export.notes)
+                       sorted({tokens for _, _, tokens in prompts}), export.notes, record)
+
+
+def _prompt_record(task: str, split: str, settings: dict, prompts: list[tuple[str, str, int]]) -> bytes:
+    """The record of the prompt tokens of each request (`<name>.prompts.json`), which `baselines score` reads for
+    the cost of a run whose output carries no `usage`."""
+    count, counted_by = token_counter()
+    return record_bytes(task, split, settings, counted_by, {"batch": {item: count(prompt) for item, prompt, _ in prompts}})
 
 
 def _check_choices(api: str, endpoint: str, model: str, max_tokens: int | None) -> None:

@@ -67,15 +67,28 @@ def export_lm_eval(task_name: str, data_dir, out: Path, *, split: str | None = N
             export.notes.append(sample_note(task, sample, seed, len(records)))
         export.score_options = _score_options(task, split, export, bool((load_options or {}).get("subtasks")),
                                               sample is not None)
+        counted = record_prompts(tmp, out, export, {**given, "sample": sample,
+                                                     "seed": seed if sample is not None else None})
         if count_tokens:
             from baselines.export.prompt_size import prompt_tokens
 
             step.note = f"{export.n_documents:,} documents, counting their prompts' tokens"
-            export.prompt_tokens, export.tokens_counted_by = prompt_tokens(tmp, out, export)
+            export.prompt_tokens, export.tokens_counted_by = prompt_tokens(tmp, out, export, counted)
         inside(tmp, "README.md").write_text(readme(export, data_dir), encoding="utf-8")
         write_manifest(tmp)
         check_target(out, force)  # again, just before the swap: nothing of anyone else's came in meanwhile
     return export
+
+
+def record_prompts(tmp: Path, out: Path, export: Export, settings: dict) -> tuple[dict, str]:
+    """Write the export's prompt record (`prompts.json`: the prompt tokens of each item per harness task, and the
+    settings that shaped them), which `baselines score` reads for the cost of a run of these prompts."""
+    from baselines.export.prompt_size import item_prompt_tokens
+    from baselines.runs.prompt_record import EXPORT_RECORD, record_bytes
+
+    per_task, counted_by = item_prompt_tokens(tmp, out)
+    inside(tmp, EXPORT_RECORD).write_bytes(record_bytes(export.task, export.split, settings, counted_by, per_task))
+    return per_task, counted_by
 
 
 def sampled(task, records: list, n: int | None, seed: int) -> list:
@@ -149,7 +162,9 @@ Written by `baselines export lm-eval {export.task}`: {export.summary()}.
 Every document carries `id`, the item id of the benchmark's references, and its finished prompt
 (zero-shot). The YAML files read the documents by absolute path: export again if this folder moves.
 `{MANIFEST}` lists the files written here: exporting again with `--force` replaces them, and is
-refused while the folder holds anything else (keep harness output in its own folder).
+refused while the folder holds anything else (keep harness output in its own folder). `prompts.json`
+records the size of every document's prompt (in tokens) and the options that shaped it: `baselines score` counts
+a run's cost on these prompts (found through `baselines llm run`'s record, or given as `--prompts`).
 
 Run with lm-evaluation-harness (`{EXTRA}`), then score the sample logs with the project's evaluator
 (the harness's own metric is only indicative); MODEL is a hub name or a local folder:

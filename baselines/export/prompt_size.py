@@ -9,27 +9,34 @@ from pathlib import Path
 from baselines.export.harness import Export
 
 
-def prompt_tokens(folder: Path, final: Path, export: Export) -> tuple[dict[str, float], str]:
+def prompt_tokens(folder: Path, final: Path, export: Export,
+                  counted: tuple[dict[str, dict[str, int]], str] | None = None) -> tuple[dict[str, float], str]:
     """(run name -> mean prompt tokens per document, what counted them) for the export written into `folder`,
-    whose YAML files name their documents under `final` (the folder it becomes)."""
-    from baselines.runs.llm_cost import token_counter
-
-    count, counted_by = token_counter()
-    per_task = _tokens_per_task(folder, Path(final).resolve(), count)
+    whose YAML files name their documents under `final` (the folder it becomes); `counted`: what
+    `item_prompt_tokens` gave, when already made."""
+    per_task, counted_by = counted or item_prompt_tokens(folder, final)
     sizes = {}
     for run in export.run_names():
-        counts = [n for task in export.groups.get(run, [run]) for n in per_task.get(task, [])]
+        counts = [n for task in export.groups.get(run, [run]) for n in per_task.get(task, {}).values()]
         if counts:
             sizes[run] = sum(counts) / len(counts)
     return sizes, counted_by
 
 
-def _tokens_per_task(folder: Path, final: Path, count) -> dict[str, list[int]]:
-    """Harness task -> the prompt tokens of each of its documents (the field its `doc_to_text` names); tasks
+def item_prompt_tokens(folder: Path, final: Path) -> tuple[dict[str, dict[str, int]], str]:
+    """(harness task -> item id -> prompt tokens, what counted them) of the export written into `folder`."""
+    from baselines.runs.llm_cost import token_counter
+
+    count, counted_by = token_counter()
+    return _tokens_per_task(folder, Path(final).resolve(), count), counted_by
+
+
+def _tokens_per_task(folder: Path, final: Path, count) -> dict[str, dict[str, int]]:
+    """Harness task -> the prompt tokens of each of its documents by id (the field its `doc_to_text` names); tasks
     whose prompt is a template rather than a field are left out."""
     import yaml
 
-    counted: dict[tuple[Path, str], list[int]] = {}  # tasks sharing a documents file and field are counted once
+    counted: dict[tuple[Path, str], dict[str, int]] = {}  # tasks sharing a documents file and field are counted once
     per_task = {}
     for config in sorted(folder.rglob("*.yaml")):
         spec = yaml.safe_load(config.read_text(encoding="utf-8"))
@@ -47,13 +54,14 @@ def _tokens_per_task(folder: Path, final: Path, count) -> dict[str, list[int]]:
     return per_task
 
 
-def _field_tokens(documents: Path, field, count) -> list[int]:
-    """The tokens of `field` in each document of a JSONL file (empty when a document lacks it)."""
-    sizes = []
+def _field_tokens(documents: Path, field, count) -> dict[str, int]:
+    """Item id -> the tokens of `field` in each document of a JSONL file (empty when a document lacks it)."""
+    sizes = {}
     with open(documents, encoding="utf-8") as handle:
         for line in handle:
-            text = json.loads(line).get(field) if isinstance(field, str) else None
+            document = json.loads(line)
+            text = document.get(field) if isinstance(field, str) else None
             if not isinstance(text, str):
-                return []
-            sizes.append(count(text))
+                return {}
+            sizes[str(document.get("id"))] = count(text)
     return sizes

@@ -2,10 +2,12 @@
 forward compute that takes, 2 x parameters x tokens, and the accelerator time that compute needs at a stated
 peak and utilisation. docs/cost.md gives the method and its limits.
 
-- Prompt tokens: the prompt our default export writes for each item the run answered (the task's
-  `LmEvalExport.prompts`), so a run made with another prompt is estimated on ours.
-- Output tokens: the run's own generation of each item (`raw`); a run without text (log-likelihoods, labels)
-  counts one token per item.
+- Tokens per item, on the first basis that gives them (`basis`): the output file's own `usage` (batch API files:
+  prompt, completion, reasoning and cached tokens); else the prompt actually sent, as the export recorded it
+  (baselines.runs.prompt_record); else the prompt our default export writes for each item the run answered (the
+  task's `LmEvalExport.prompts`).
+- Output tokens, without usage: the run's own generation of each item (`raw`, a reasoning field included); a run
+  without text (log-likelihoods, labels) counts one token per item.
 - Tokens are counted with the cl100k_base BPE (`bpe-openai`, a dependency of the package, so every install counts
   them the same way; GPT-4's tokenizer, and close to Llama 3's); where it cannot count, the run is scored without
   an estimate, and the record says why.
@@ -72,13 +74,19 @@ def token_counter():
     the ordinary tokens it is written with, and a long text is counted in pieces of at most PIECE_CHARS
     characters cut at white space (the tokenizer refuses longer inputs; a word is never split, and BPE tokens
     never span white space followed by a word, so the count barely differs from one pass)."""
+    encoding = _encoding()
+    return (lambda text: sum(len(encoding.encode_ordinary(piece)) for piece in text_pieces(text))), \
+        "cl100k_base BPE (bpe-openai)"
+
+
+@functools.cache
+def _encoding():
+    """cl100k_base, read once a process (reading its vocabulary takes seconds)."""
     with warnings.catch_warnings():  # bpe-openai reads its vocabulary with a deprecated importlib.resources call
         warnings.simplefilter("ignore", DeprecationWarning)
         import bpe_openai
 
-        encoding = bpe_openai.get_encoding("cl100k_base")
-    return (lambda text: sum(len(encoding.encode_ordinary(piece)) for piece in text_pieces(text))), \
-        "cl100k_base BPE (bpe-openai)"
+        return bpe_openai.get_encoding("cl100k_base")
 
 
 def text_pieces(text: str, size: int = PIECE_CHARS):
@@ -98,9 +106,74 @@ def gpu_seconds_per_1000(parameters: float, tokens_per_item: float) -> float:
     return round(1000 * 2 * parameters * tokens_per_item / rate, 2)
 
 
-def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
-                      parameters: float | None = None) -> dict | None:
-    """The run's `meta.cost` estimate, or None when the task writes no prompts."""
+BASES = {"usage": "usage: the tokens the output file says each request used",
+         "sent": "prompt sent as exported: the prompt tokens the export recorded for each item, the output counted",
+         "default": "our default prompt: the default export's prompt of each answered item, the output counted"}
+
+
+def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str, parameters: float | None = None,
+                      sent: list[dict] | None = None, log_names: tuple[str, ...] = ()) -> dict | None:
+    """The run's `meta.cost` estimate, or None when nothing gives its tokens. The tokens per item come from the
+    first basis that has them (`basis`): the file's own `usage`; the prompt actually sent, as the export recorded
+    it (`sent`: the prompt records found; `log_names`: the scored sample logs' file names, which name the harness task);
+    our default prompt."""
+    try:
+        tokens = _usage_tokens(predictions) or _sent_tokens(sent, predictions, log_names) or \
+            _default_tokens(task, records, predictions)
+    except (ImportError, ValueError, RuntimeError, MemoryError) as error:  # scored all the same, without an estimate
+        answered = [row for row in predictions if "id" in row]
+        return {"estimate": True, "items": len(answered), "tokens_counted_by": "cl100k_base BPE (bpe-openai)",
+                "unavailable": f"the tokens could not be counted: {str(error).splitlines()[0]}"}
+    if tokens is None:
+        return None
+    source = "--params"
+    if parameters is None:
+        parameters, source = model_parameters(system)
+    record = {"estimate": True, **tokens, "parameters": parameters, "parameters_source": source,
+              "accelerator": dict(ACCELERATOR)}
+    if parameters is not None:
+        per_item = tokens["prompt_tokens_per_item"] + tokens["output_tokens_per_item"]
+        record.update(flops_per_item=float(f"{2 * parameters * per_item:.4g}"),
+                      gpu_seconds_per_1000=gpu_seconds_per_1000(parameters, per_item))
+    return record
+
+
+def _usage_tokens(predictions: list[dict]) -> dict | None:
+    """Tokens per item from the rows' own `usage` (batch API files), reasoning and cached tokens apart."""
+    used = [row["usage"] for row in predictions if isinstance(row.get("usage"), dict)]
+    if not used:
+        return None
+
+    def mean(part: str) -> float | None:
+        known = [usage[part] for usage in used if usage.get(part) is not None]
+        return round(sum(known) / len(used), 1) if known else None
+
+    return {"basis": "usage", "items": len(used), "prompt_tokens_per_item": mean("prompt"),
+            "output_tokens_per_item": mean("completion"), "reasoning_tokens_per_item": mean("reasoning"),
+            "cached_tokens_per_item": mean("cached"), "tokens_counted_by": "the output file's usage",
+            "prompt": BASES["usage"]}
+
+
+def _sent_tokens(sent: list[dict] | None, predictions: list[dict], log_names: tuple[str, ...]) -> dict | None:
+    """Tokens per item from the prompt record of the export the run was made from, with the output counted; None
+    when no record holds the answered items, or records that do disagree on them."""
+    from baselines.runs.prompt_record import sent_prompt_tokens
+
+    answered = {str(row["id"]): row for row in predictions}
+    found = [(record, sent_prompt_tokens(record, list(answered), list(log_names))) for record in sent or []]
+    found = [(record, fit) for record, fit in found if fit is not None]
+    if not found or len({round(fit[0], 6) for _, fit in found}) > 1:
+        return None
+    record, (prompt, prompt_set) = found[0]
+    count, counted_by = token_counter()
+    return {"basis": "sent", "items": len(answered), "prompt_tokens_per_item": round(prompt, 1),
+            "output_tokens_per_item": round(_output_tokens(answered.values(), count), 1),
+            "tokens_counted_by": counted_by, "prompt": BASES["sent"],
+            "prompt_record": {"file": record["path"], "prompt_set": prompt_set, "settings": record.get("settings", {})}}
+
+
+def _default_tokens(task: Task, records, predictions: list[dict]) -> dict | None:
+    """Tokens per item of our default export's prompt of each answered item, with the output counted."""
     export = task.capability(LmEvalExport)
     if export is None or export.prompts is None:
         return None
@@ -108,23 +181,15 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
     answered = {str(row["id"]): row for row in predictions if str(row["id"]) in prompts}
     if not answered:
         return None
-    try:
-        count, counted_by = token_counter()
-        prompt_tokens = sum(count(prompts[item]) for item in answered) / len(answered)
-        output_tokens = sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1
-                            for row in answered.values()) / len(answered)
-    except (ImportError, ValueError, RuntimeError, MemoryError) as error:  # scored all the same, without an estimate
-        return {"estimate": True, "items": len(answered), "tokens_counted_by": "cl100k_base BPE (bpe-openai)",
-                "unavailable": f"the tokens could not be counted: {str(error).splitlines()[0]}"}
-    source = "--params"
-    if parameters is None:
-        parameters, source = model_parameters(system)
-    record = {"estimate": True, "items": len(answered), "prompt_tokens_per_item": round(prompt_tokens, 1),
-              "output_tokens_per_item": round(output_tokens, 1), "tokens_counted_by": counted_by,
-              "prompt": "the default export's prompt of each answered item", "parameters": parameters,
-              "parameters_source": source, "accelerator": dict(ACCELERATOR)}
-    if parameters is not None:
-        flops = 2 * parameters * (prompt_tokens + output_tokens)
-        record.update(flops_per_item=float(f"{flops:.4g}"),
-                      gpu_seconds_per_1000=gpu_seconds_per_1000(parameters, prompt_tokens + output_tokens))
-    return record
+    count, counted_by = token_counter()
+    return {"basis": "default", "items": len(answered),
+            "prompt_tokens_per_item": round(sum(count(prompts[item]) for item in answered) / len(answered), 1),
+            "output_tokens_per_item": round(_output_tokens(answered.values(), count), 1),
+            "tokens_counted_by": counted_by, "prompt": BASES["default"]}
+
+
+def _output_tokens(rows, count) -> float:
+    """Mean tokens of the rows' generations (reasoning included: a reasoning field is read as a think block);
+    a row without text (log-likelihoods, labels) counts one token."""
+    rows = list(rows)
+    return sum(count(row["raw"]) if isinstance(row.get("raw"), str) else 1 for row in rows) / len(rows)

@@ -56,7 +56,8 @@ def score_request(task: str, predictions, data_dir=None, *, name: str | None = N
                   split: str | None = None, test_file=None, subtasks=None, missing: str = "error",
                   only_present: bool = False, results_dir=None, producer: str | None = None, force: bool = False,
                   id_field: str | None = None, lm_eval_filter: str | None = None, id_prefix: str | None = None,
-                  allow_overlap: bool = False, params: str | None = None, errors=None, cli: bool = False) -> RunSpec:
+                  allow_overlap: bool = False, params: str | None = None, errors=None, prompts=None,
+                  price: str | None = None, cli: bool = False) -> RunSpec:
     """The RunSpec of the scoring of a predictions file or folder (`format`: auto, a generic one or the task's
     own, checked once, before any work; `errors`: OpenAI's error file of a batch, its failed requests)."""
     from baselines.runs.scored_file import format_entry
@@ -70,5 +71,6 @@ def score_request(task: str, predictions, data_dir=None, *, name: str | None = N
                    missing=missing, results_dir=results_dir, test_file=test_file, producer=producer, force=force,
                    load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
                    errors=Path(errors) if errors is not None else None,
+                   prompts=Path(prompts) if prompts is not None else None, price=price,
                    lm_eval_options={"id_field": id_field, "filter_name": lm_eval_filter, "task_name": record.name,
                                     "id_prefix": id_prefix})

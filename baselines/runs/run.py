@@ -2,6 +2,8 @@
 (`execute`), cross-validation."""
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +23,8 @@ from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
 from baselines.runs.llm_measured import find_run_record, measured_llm_cost
+from baselines.runs.prices import parse_price
+from baselines.runs.prompt_record import find_prompt_records
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
@@ -222,6 +226,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     split = spec.split or task.eval_split
     check_producer(spec.producer)
     parameters = parse_parameters(spec.params, spec.name) if spec.params is not None else None
+    price = parse_price(spec.price, datetime.date.today().isoformat()) if spec.price is not None else None
     format_entry(task, spec.fmt)  # an unknown name, before any work
     predictions, records, join_report, default_name, entry = read_scored(
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
@@ -252,16 +257,22 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     if overlap is not None:
         result.meta["train_overlap"] = overlap
     if result.producer != "ours":
-        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions))
+        sent = find_prompt_records(Path(spec.predictions), task.name, spec.prompts)
+        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions), sent)
+        if price is not None and result.meta["cost"] is not None:
+            result.meta["cost"]["price_given"] = dataclasses.asdict(price)  # the run's own price, kept with it
     record_data_notes(result, records)
     with progress.stage(f"writing the run into {folder}"):
         write_run(folder, result.to_dict(), samples, predictions=None, check=recheck)
     return result, folder
 
 
-def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path) -> dict | None:
-    """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated."""
-    estimate = estimate_llm_cost(task, records, predictions, system, parameters)
+def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path,
+             sent: list[dict] | None = None) -> dict | None:
+    """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated
+    (from the file's usage, the prompt records `sent` of its export, or our default prompt)."""
+    logs = tuple(path.name for path in ([source] if source.is_file() else source.rglob("samples_*")))
+    estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs)
     record = find_run_record(source)
     return estimate if record is None else measured_llm_cost(record, len(predictions), estimate)
 

@@ -43,6 +43,8 @@ class RunSpec:
     producer: str | None = None  # score: ours | llm | other (None: inferred)
     params: str | None = None  # score: the LLM's parameter count ("70B"; None: from the table of llm_cost)
     errors: Path | None = None  # score: OpenAI's error file of the batch (its failed requests)
+    prompts: Path | None = None  # score: the export's prompt record (None: found beside the file, or none)
+    price: str | None = None  # score: the run's token price, "in=X,out=Y[,cached=Z][,batch=D]" (US$ per 1M tokens)
 
     def __post_init__(self):
         if self.name is not None:  # an empty --name is refused, never read as "the default name"
