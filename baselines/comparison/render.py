@@ -13,6 +13,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, training_cell
+from baselines.comparison.measured_costs import measurement_notes
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
@@ -236,7 +237,7 @@ def footer(comparison: Compared) -> list[str]:
     if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
         lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
                      "not answered in the coverage.")
-    return lines
+    return lines + measurement_notes(comparison.systems)
 
 
 def print_comparison(comparison: Compared) -> None:

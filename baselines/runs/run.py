@@ -19,7 +19,7 @@ from baselines.methods.base import Method
 from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
-from baselines.runs.llm_measured import find_run_record, measured_llm_cost
+from baselines.runs.llm_measured import llm_run_cost
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
 from baselines.runs.predicting import predicted
 from baselines.runs.model_choice import ModelChoice, build_method, load_method, resolve_model
@@ -259,8 +259,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
 def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path) -> dict | None:
     """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated."""
     estimate = estimate_llm_cost(task, records, predictions, system, parameters)
-    record = find_run_record(source)
-    return estimate if record is None else measured_llm_cost(record, len(predictions), estimate)
+    return llm_run_cost(source, len(predictions), estimate)
 
 
 def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,
