@@ -165,3 +165,98 @@ def test_compare_notes_measured_costs_from_other_cpus_threads_or_loaded_machines
     assert "different CPUs" in notes[0] and "Intel Xeon (llm)" in notes[0]
     assert "different thread counts" in notes[1] and "1 (llm)" in notes[1] and "2 (ours)" in notes[1]
     assert "loaded machine: llm (1-minute load 3.10 before it" in notes[2] and "ours" not in notes[2]
+
+
+def harness_output(root: Path, models: dict[str, str]) -> Path:
+    """An --output_path as the harness writes it: per model folder, a results file naming it and a sample log."""
+    for folder, model in models.items():
+        (root / folder).mkdir(parents=True)
+        (root / folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(
+            {"results": {}, "config": {"model": "hf", "model_args": f"pretrained={model},dtype=float32"}}))
+        rows = [{"doc_id": k, "doc": {"id": f"q{k}", "labels": list("ABCDE")}, "filtered_resps": ["A"],
+                 "resps": [["A"]], "filter": "none"} for k in range(3)]
+        (root / folder / "samples_scalr_generate_2026-01-01T00-00-00.jsonl").write_text(
+            "".join(json.dumps(row) + "\n" for row in rows))
+    return root
+
+
+def test_a_folder_with_two_models_runs_is_refused_naming_both(tmp_path, scalr_file):
+    output = harness_output(tmp_path / "out", {"org__small": "org/small", "org__large": "org/large"})
+    outcome = score(output, scalr_file, "two")
+    assert outcome.exit_code == 2, outcome.output
+    assert "2 models: org/large (in org__large); org/small (in org__small)" in outcome.output
+    assert "score one model's folder" in outcome.output
+    picked = score(output / "org__small", scalr_file, "small")
+    assert picked.exit_code == 0, picked.output
+    same = harness_output(tmp_path / "same", {"a": "org/small"})
+    assert score(same, scalr_file, "same").exit_code == 0
+
+
+def questions(n: int) -> list[dict]:
+    """LegalBench SCALR rows: index, question, choice_0..4, answer."""
+    return [{"index": f"q{k}", "question": f"Question {k}?", "answer": str(k % 5),
+             **{f"choice_{c}": f"holding {k}.{c}" for c in range(5)}} for k in range(n)]
+
+
+def mc_sample(k: int, doc: dict, rotate: int = 0) -> dict:
+    """A multiple-choice sample answering the gold choice; `rotate` shifts the document's choices (and its target
+    with them) by that many places."""
+    choices = [doc[f"choice_{c}"] for c in range(5)]
+    choices = choices[rotate:] + choices[:rotate]
+    gold = choices.index(doc[f"choice_{doc['answer']}"])
+    logprobs = [-1.0 if c == gold else -3.0 for c in range(5)]
+    return {"doc_id": k, "doc": {**doc, **{f"choice_{c}": text for c, text in enumerate(choices)}}, "target": gold,
+            "arguments": {f"gen_args_{c}": {"arg_0": "Q", "arg_1": f" {text}"} for c, text in enumerate(choices)},
+            "resps": [[[str(v), "False"]] for v in logprobs], "filtered_resps": [[str(v), "False"] for v in logprobs],
+            "filter": "none"}
+
+
+def write_log(path: Path, rows: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def write_questions(path: Path, rows: list[dict]) -> Path:
+    return write_log(path, rows)
+
+
+def test_a_log_whose_choices_are_rotated_is_refused_naming_the_ids(tmp_path):
+    docs = questions(4)
+    tests = write_questions(tmp_path / "scalr.jsonl", docs)
+    log = write_log(tmp_path / "samples_scalr_mc.jsonl", [mc_sample(k, doc, rotate=1) for k, doc in enumerate(docs)])
+    outcome = score(log, tests, "rotated")
+    assert outcome.exit_code == 2, outcome.output
+    assert "differ from our references on 4 of 4 compared documents" in outcome.output
+    assert "first ids 'q0', 'q1', 'q2', 'q3'" in outcome.output
+    kept = write_log(tmp_path / "samples_scalr_kept.jsonl", [mc_sample(k, doc) for k, doc in enumerate(docs)])
+    assert score(kept, tests, "kept").exit_code == 0
+    assert run_results("scalr", "kept")["metrics"]["accuracy"] == 1.0
+
+
+def test_a_log_with_other_targets_is_refused_past_the_tolerance(tmp_path):
+    docs = questions(60)
+    tests = write_questions(tmp_path / "scalr.jsonl", docs)
+    rows = [{"doc_id": k, "doc": doc, "target": doc["answer"], "resps": [["0"]], "filtered_resps": ["0"],
+             "filter": "none"} for k, doc in enumerate(docs)]
+    rows[7]["target"] = "4"  # 1 of 60 differs (1.7%): within the tolerance
+    assert score(write_log(tmp_path / "one" / "samples_scalr.jsonl", rows), tests, "one").exit_code == 0
+    rows[8]["target"] = "4"  # 2 of 60 (3.3%): refused
+    outcome = score(write_log(tmp_path / "two" / "samples_scalr.jsonl", rows), tests, "two")
+    assert outcome.exit_code == 2 and "2 of 60 compared documents" in outcome.output and "'q7', 'q8'" in outcome.output
+
+
+def test_our_exports_documents_agree_with_our_references(tmp_path):
+    """Our SCALR export numbers the choices A-E while our labels are 0-4: its targets are read by position."""
+    docs = questions(3)
+    tests = write_questions(tmp_path / "scalr.jsonl", docs)
+    rows = [{"doc_id": k, "doc": {"id": doc["index"], "choices": [doc[f"choice_{c}"] for c in range(5)],
+                                  "labels": list("ABCDE"), "targets": ["ABCDE"[int(doc["answer"])]],
+                                  "gold_indexes": [int(doc["answer"])]},
+             "target": ["ABCDE"[int(doc["answer"])]], "resps": [["A"]], "filtered_resps": ["A"], "filter": "none"}
+            for k, doc in enumerate(docs)]
+    assert score(write_log(tmp_path / "samples_scalr_generate.jsonl", rows), tests, "export").exit_code == 0
+    rows[1]["doc"]["gold_indexes"] = [4]
+    rows[2]["doc"]["choices"].reverse()
+    outcome = score(write_log(tmp_path / "samples_scalr_generate.jsonl", rows), tests, "export2")
+    assert outcome.exit_code == 2 and "first ids 'q1', 'q2'" in outcome.output

@@ -13,6 +13,7 @@ from baselines.core.paths import data_root, models_root, results_root
 from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests
 from baselines.evaluation.formats import chosen_format, read_format
+from baselines.evaluation.harness_gold import check_logged_answers
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
 from baselines.methods.base import Method
@@ -226,6 +227,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
         load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
     references = task.references(records)
+    check_logged_answers(predictions, references)
     check_failed_requests(predictions, spec.missing)
     overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
