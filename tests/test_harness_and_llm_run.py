@@ -96,15 +96,18 @@ def test_two_models_in_one_output_path_keep_a_record_each(harness, monkeypatch, 
 
 
 def test_a_failed_run_leaves_no_record_behind(harness, monkeypatch, scalr_file):
-    run_measured(lm_eval(harness))
-    monkeypatch.setenv("FAKE_STATUS", "1")
-    monkeypatch.setenv("FAKE_STAMP", "2027")  # it logged a task, then failed
+    run_measured(lm_eval(harness, "model-a"))
+    monkeypatch.setenv("FAKE_STATUS", "1")  # each logs its samples, then fails
     with pytest.raises(BaselinesError, match="exited with status 1"):
-        run_measured(lm_eval(harness))
+        run_measured(lm_eval(harness, "model-b"))
+    outcome = score(harness / "model-b" / "samples_scalr_generate_2026.jsonl", scalr_file, "failed")
+    assert outcome.exit_code == 0, outcome.output
+    assert not run_results("scalr", "failed")["meta"]["cost"].get("llm")  # not model-a's cost
+    assert (harness / "model-a" / "llm_run.json").is_file()
+    monkeypatch.setenv("FAKE_STAMP", "2027")
+    with pytest.raises(BaselinesError, match="exited with status 1"):
+        run_measured(lm_eval(harness, "model-a"))
     assert not (harness / "model-a" / "llm_run.json").exists()
-    (harness / "model-a" / "samples_scalr_generate_2027.jsonl").unlink()
-    assert score(harness / "model-a", scalr_file, "failed").exit_code == 0
-    assert not run_results("scalr", "failed")["meta"]["cost"].get("llm")
 
 
 def test_a_record_is_used_only_for_the_logs_it_describes(harness, monkeypatch, scalr_file):
@@ -169,12 +172,12 @@ def test_compare_notes_measured_costs_from_other_cpus_threads_or_loaded_machines
 
 def harness_output(root: Path, models: dict[str, str]) -> Path:
     """An --output_path as the harness writes it: per model folder, a results file naming it and a sample log."""
-    for folder, model in models.items():
+    for start, (folder, model) in enumerate(models.items()):  # other ids per model: no id is read twice
         (root / folder).mkdir(parents=True)
         (root / folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(
             {"results": {}, "config": {"model": "hf", "model_args": f"pretrained={model},dtype=float32"}}))
         rows = [{"doc_id": k, "doc": {"id": f"q{k}", "labels": list("ABCDE")}, "filtered_resps": ["A"],
-                 "resps": [["A"]], "filter": "none"} for k in range(3)]
+                 "resps": [["A"]], "filter": "none"} for k in range(2 * start, 2 * start + 2)]
         (root / folder / "samples_scalr_generate_2026-01-01T00-00-00.jsonl").write_text(
             "".join(json.dumps(row) + "\n" for row in rows))
     return root
