@@ -263,3 +263,25 @@ def test_our_exports_documents_agree_with_our_references(tmp_path):
     rows[2]["doc"]["choices"].reverse()
     outcome = score(write_log(tmp_path / "samples_scalr_generate.jsonl", rows), tests, "export2")
     assert outcome.exit_code == 2 and "first ids 'q1', 'q2'" in outcome.output
+
+
+def test_llm_run_on_the_command_line_refuses_a_run_without_samples_in_one_line(harness, monkeypatch):
+    monkeypatch.setenv("FAKE_SAMPLES", "0")
+    outcome = CliRunner().invoke(app, ["llm", "run", "--", *lm_eval(harness)])
+    assert outcome.exit_code == 2
+    lines = [line for line in outcome.output.splitlines() if line.startswith("error: ")]
+    assert len(lines) == 1 and "logged no samples" in lines[0] and "--log_samples" in lines[0]
+
+
+def test_compare_says_under_its_table_when_measured_costs_ran_on_other_thread_counts(harness, monkeypatch,
+                                                                                     scalr_file):
+    monkeypatch.setenv("FAKE_DOCS", "5")
+    run_measured(lm_eval(harness))  # one thread, as llm run sets it
+    assert score(harness, scalr_file, "llm").exit_code == 0
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    ours = CliRunner().invoke(app, ["eval", "scalr", "--method", "random", "--test-file", str(scalr_file)])
+    assert ours.exit_code == 0, ours.output
+    assert run_results("scalr", "random")["meta"]["cost"]["threads"] == {"OMP_NUM_THREADS": "3"}
+    shown = CliRunner().invoke(app, ["compare", "scalr", "--test-file", str(scalr_file)])
+    assert shown.exit_code == 0, shown.output
+    assert "note: measured costs here come from different thread counts: 1 (llm); 3 (random)" in shown.output
