@@ -167,7 +167,8 @@ def test_compare_notes_measured_costs_from_other_cpus_threads_or_loaded_machines
     assert len(notes) == 3
     assert "different CPUs" in notes[0] and "Intel Xeon (llm)" in notes[0]
     assert "different thread counts" in notes[1] and "1 (llm)" in notes[1] and "2 (ours)" in notes[1]
-    assert "loaded machine: llm (1-minute load 3.10 before it" in notes[2] and "ours" not in notes[2]
+    assert "beyond the run's own threads): llm (load 3.10 before, 4.50 after, 2 cores);" in notes[2]
+    assert "ours" not in notes[2]
 
 
 def harness_output(root: Path, models: dict[str, str]) -> Path:

@@ -49,8 +49,16 @@ def measurement_notes(systems: list[System]) -> list[str]:
     if len(set(threads.values())) > 1:
         notes.append(f"measured costs here come from different thread counts: {_grouped(threads)} thread(s); the "
                      "CPU seconds of the same work change with them.")
-    shown = [f"{name} ({reason})" for name, reason in loaded.items() if reason]
+    shown = [f"{name} ({_load(cost['machine'])})" for name, cost in measured if loaded[name]]
     if shown:
-        notes.append(f"measured on a loaded machine: {'; '.join(shown)}; other work on the cores raises these "
-                     "costs, so they are not comparable with costs measured on a quiet machine.")
+        notes.append(f"measured on a loaded machine (a 1-minute load above half the cores before the run, or after it "
+                     f"beyond the run's own threads): {', '.join(shown)}; other work on the cores raises these costs, "
+                     "so they are not comparable with costs measured on a quiet machine.")
     return notes
+
+
+def _load(machine: dict) -> str:
+    """'load 3.10 before, 4.50 after, 2 cores'."""
+    load = machine.get("load_average_1min") or {}
+    shown = ", ".join(f"{load[when]:.2f} {when}" for when in ("before", "after") if load.get(when) is not None)
+    return f"load {shown}, {machine.get('cores', '?')} cores"
