@@ -86,8 +86,12 @@ def run_measured(argv: list[str], warn=None) -> dict:
              "than on a quiet machine")
     started, usage = time.perf_counter(), _children_cpu()
     process = subprocess.Popen(command, stderr=subprocess.PIPE, env=environment)
-    loading = _pass_through(process, started, usage)
-    status = process.wait()
+    try:
+        loading = _pass_through(process, started, usage)
+        status = process.wait()
+    except BaseException:  # interrupted: the logs written so far are no measured run's
+        _drop_records(changed_since(root, existing))
+        raise
     wall, cpu = time.perf_counter() - started, _children_cpu() - usage
     written = changed_since(root, existing)
     if status != 0:
