@@ -127,7 +127,7 @@ def fake_harness(tmp_path, monkeypatch):
 def test_llm_run_times_the_harness_and_score_records_the_cost_as_measured(tmp_path, fake_harness):
     output = tmp_path / "runs" / "x"
     record = run_measured(["lm_eval", "--tasks", "scalr_generate", "--log_samples", "--output_path", str(output)])
-    assert record["items"] == 5 and record["cpu_seconds"] > 0 and (output / "llm_run.json").is_file()
+    assert record["items"] == 5 and record["cpu_seconds"] > 0 and (output / "model" / "llm_run.json").is_file()
     assert 0 < record["before_requests"]["wall_seconds"] < record["wall_seconds"]
     scalr = tmp_path / "scalr.jsonl"
     scalr.write_text("".join(json.dumps({"index": f"q{k}", "question": "Q?", "answer": "0",

@@ -78,7 +78,9 @@ def test_each_benchmark_runs_through_the_harness_and_is_scored(harness_run, harn
 
 def test_the_run_record_says_what_was_measured(harness_run):
     folder, _ = harness_run
-    record = json.loads((folder / "runs" / "smoke" / "llm_run.json").read_text(encoding="utf-8"))
+    record_path = next((folder / "runs" / "smoke").rglob("llm_run.json"))  # in the model's folder of the logs
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert {Path(name).name for name in record["samples"]} == {_log(folder, task).name for task in RUNS}
     assert record["items"] == sum(1 for task in RUNS for _ in _log(folder, task).open())
     assert record["before_requests"]["wall_seconds"] < record["wall_seconds"]
     assert record["command"][0] == "lm_eval" and record["machine"]["cpu"]

@@ -42,10 +42,14 @@ def ls_command():
 @llm_app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 @reported
 def run_command(ctx: typer.Context):
-    """Run `lm_eval ...` (given after --) as it is, and record its wall and CPU seconds, model loading apart, in
-    llm_run.json beside its sample logs; `baselines score` then records the cost as measured."""
-    from baselines.llm.measured_run import RECORD, run_measured, summary
+    """Run `lm_eval ...` (given after --) as it is, with OMP_NUM_THREADS=1 unless you set it, and record its wall and
+    CPU seconds, model loading apart, the CPU, threads and load, in llm_run.json beside the sample logs it wrote;
+    `baselines score` then records the cost as measured."""
+    from baselines.llm.measured_run import load_warning, run_measured, summary
+    from baselines.llm.run_record import RECORD
 
-    record = run_measured(list(ctx.args))
-    output = Path(record["output_path"])
-    typer.echo(f"{summary(record)}; wrote {output / RECORD}")
+    record = run_measured(list(ctx.args), warn=lambda line: typer.echo(line, err=True))
+    typer.echo(f"{summary(record)}; wrote {Path(record['samples_folder']) / RECORD}")
+    warning = load_warning(record)
+    if warning:
+        typer.echo(warning, err=True)

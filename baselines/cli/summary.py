@@ -85,6 +85,8 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
     cost = meta.get("cost") or {}
+    if cost.get("measured_record_not_used"):
+        console.print(f"warning: {cost['measured_record_not_used']}")
     if cost.get("llm"):
         predict = cost["predict"]
         console.print(f"cost (measured by `baselines llm run`): answering {cost['items']:,} items took "

@@ -13,6 +13,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
 from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, run_dollars, training_cell
+from baselines.comparison.measured_costs import measurement_notes
 from baselines.runs.prices import Dollars, money
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
@@ -269,8 +270,7 @@ def footer(comparison: Compared) -> list[str]:
     if any(s.figures["failed"] for s in comparison.systems):
         lines.append("missing, \"N failed\": N requests of a batch file failed (its errored lines, or the lines of its "
                      "error file): the items were sent and got no answer, unlike items never sent.")
-
-    return lines
+    return lines + measurement_notes(comparison.systems)
 
 
 def print_comparison(comparison: Compared) -> None:

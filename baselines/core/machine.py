@@ -97,3 +97,34 @@ def disturbance_lines(reasons: list[str]) -> list[str]:
         return []
     return [f"measurement disturbed: {reason}" for reason in reasons] + \
         ["  so these figures are a lower bound of this machine's speed"]
+
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TORCH_NUM_THREADS")
+
+
+def thread_settings(environ=None) -> dict:
+    """The thread variables set in the environment (`environ`, default this process's), as they are set."""
+    environ = os.environ if environ is None else environ
+    return {name: environ[name] for name in THREAD_VARIABLES if name in environ}
+
+
+def thread_count(machine: dict, threads: dict | None) -> int | None:
+    """The threads a measurement computed with: OMP_NUM_THREADS when it set a whole number, else every core it
+    could use (torch, ONNX Runtime and BLAS spread over them); None when it recorded no thread settings."""
+    if threads is None:
+        return None
+    value = str(threads.get("OMP_NUM_THREADS", "")).strip()
+    return int(value) if value.isdigit() and int(value) > 0 else int(machine.get("cores_used") or 1)
+
+
+def busy_load(machine: dict, threads: int = 0) -> str | None:
+    """Why the machine was loaded when a measurement ran, or None: a 1-minute load average above half its cores
+    before it, or after it beyond the `threads` the measurement itself ran (other work shared the cores)."""
+    load, half = machine.get("load_average_1min") or {}, (machine.get("cores") or 1) / 2
+    before, after = load.get("before"), load.get("after")
+    if before is not None and before > half:
+        return f"1-minute load {before:.2f} before it, above half of the {machine.get('cores')} cores"
+    if after is not None and after - threads > half:
+        return (f"1-minute load {after:.2f} after it, above its own {threads} thread(s) plus half of the "
+                f"{machine.get('cores')} cores")
+    return None

@@ -18,7 +18,10 @@ responses are written as strings ("-1.25", "False"); older logs keep numbers and
   `-inf`, 1e309, or above 0), or the best one is shared by several choices (two equal maxima), no
   choice is the model's: "choice" is None and the item counts as no answer.
 * a folder (the harness's --output_path): every samples_*.jsonl under it, one log per task, read
-  together; an id in two files, or generations beside scored choices, is an error.
+  together; an id in two files, or generations beside scored choices, is an error, and so is a folder holding
+  the runs of two models (harness_models.py).
+* each document's own gold answer and choices are kept beside the rows (HarnessRows.logged), and `score` refuses a
+  log whose documents disagree with our references past a small share (harness_gold.py).
 """
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_jsonl
+from baselines.evaluation.harness_gold import HarnessRows, logged_key
+from baselines.evaluation.harness_models import check_one_model
 from baselines.evaluation.predictions import shown_id
 
 ID_FIELDS = ("id", "index", "idx")
@@ -42,7 +47,7 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
                             "'resps' or 'filtered_resps')", path, line)
     rows = _one_filter(rows, path, filter_name)
     field = id_field or _default_id_field(rows[0][1], path, rows[0][0])
-    out, seen, kind = [], {}, None
+    out, seen, kind = HarnessRows(), {}, None
     for line, row in rows:
         key = _id_of(row, field, path, line)
         if key in seen:
@@ -54,6 +59,7 @@ def rows_from_lm_eval(rows: list[tuple[int, dict]], path: Path, id_field: str | 
             raise DataError(f"mixed formats: earlier samples are {kind}, this one {this_kind}", path, line)
         kind = this_kind
         out.append({"id": key, **answer, **_offered(row["doc"], answer)})
+        out.logged[key] = (path, line, logged_key(row, answer))
     return out
 
 
@@ -67,12 +73,15 @@ def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
     files = sorted([*Path(folder).rglob("samples_*.jsonl"), *Path(folder).rglob("samples_*.jsonl.gz")])
     if not files:
         raise DataError("no lm-evaluation-harness samples_*.jsonl file under this folder", folder)
-    out, source, first = [], {}, None
+    check_one_model(Path(folder), files)
+    out, source, first = HarnessRows(), {}, None
     for path in files:
         rows = list(read_jsonl(path))
         if not rows:
             raise DataError("the samples file is empty", path)
-        for row in rows_from_lm_eval(rows, path, id_field, filter_name):
+        read = rows_from_lm_eval(rows, path, id_field, filter_name)
+        out.logged.update(read.logged)
+        for row in read:
             kind = "scored choices" if "choice" in row else "generations"
             first = first or (kind, path)
             if kind != first[0]:

@@ -4,10 +4,18 @@
 the wall and CPU seconds of the whole process tree (user + system, every thread and child), and apart the part
 spent before the harness starts its first batch of requests (the line "Running <kind> requests" it logs):
 start-up, model loading and building the prompts. What follows is the cost of answering the items, comparable
-with the prediction step our methods record. The record, `llm_run.json`, goes into the run's `--output_path`
-beside the sample logs, with the machine (CPU model, cores, load average before and after) and the thread
-settings of the environment; `baselines score` reads it when it scores that folder and records the cost as
-measured, per 1,000 items.
+with the prediction step our methods record.
+
+The command runs with OMP_NUM_THREADS=1 unless the environment sets it (a cost measured on however many cores the
+machine lends a run moves with them), and a warning says when the 1-minute load is above half the cores before
+the run, or after it beyond the run's own threads (baselines.core.machine.busy_load).
+
+The record, `llm_run.json`, goes into the folder of the sample logs the run wrote (the harness's
+`<output_path>/<model>/`), one per model run (baselines.llm.run_record): the logs with their digests, the documents
+answered, the machine (CPU model, cores, load average before and after) and the thread settings. `baselines
+score` reads it when it scores those logs, unchanged, and records the cost as measured, per 1,000 items. A failed
+command writes no record and removes the record of any folder it wrote logs into; a command that logged no sample
+is refused.
 
 The command must be lm_eval's, with --output_path and --log_samples (the sample logs are what is scored).
 """
@@ -24,13 +32,12 @@ import time
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
-from baselines.core.machine import load_1min, machine_record
+from baselines.core.machine import busy_load, load_1min, machine_record, thread_count, thread_settings
 from baselines.core.process_time import process_seconds
 from baselines.core.safe_write import atomic_path
+from baselines.llm.run_record import RECORD, changed_since, common_folder, describe_samples, snapshot
 
-RECORD = "llm_run.json"
 FIRST_REQUESTS = re.compile(rb"Running (?:generate_until|loglikelihood|loglikelihood_rolling) requests")
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TORCH_NUM_THREADS")
 
 
 def harness_command(argv: list[str]) -> tuple[list[str], Path]:
@@ -62,28 +69,62 @@ def _option_value(argv: list[str], *names: str) -> str | None:
     return None
 
 
-def run_measured(argv: list[str]) -> dict:
-    """Run the harness command, pass its output through, and write `llm_run.json` into its --output_path when it
-    succeeds. Returns the record; a failed command raises, naming its exit status, and writes nothing."""
+def run_measured(argv: list[str], warn=None) -> dict:
+    """Run the harness command with OMP_NUM_THREADS=1 unless the environment sets it, pass its output through, and
+    write `llm_run.json` into the folder of the sample logs it wrote (one record per model run). Returns the record.
+
+    A failed command raises, naming its exit status, writes no record and removes the record of any folder it wrote
+    logs into (it described other logs); a command that logged no sample is refused. `warn` (a function taking one
+    line) is told when the machine is loaded before the run starts."""
     command, output = harness_command(argv)
-    before = load_1min()
+    root = output.parent if output.suffix == ".json" else output  # the harness's own rule for a .json path
+    environment, threads = _thread_environment()
+    before, existing = load_1min(), snapshot(root)
+    machine_before = {"cores": os.cpu_count() or 1, "load_average_1min": {"before": before, "after": None}}
+    if warn is not None and busy_load(machine_before):
+        warn(f"warning: the machine is loaded ({busy_load(machine_before)}): the cost measured will be higher "
+             "than on a quiet machine")
     started, usage = time.perf_counter(), _children_cpu()
-    process = subprocess.Popen(command, stderr=subprocess.PIPE)
-    loading = _pass_through(process, started, usage)
-    status = process.wait()
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, env=environment)
+    try:
+        loading = _pass_through(process, started, usage)
+        status = process.wait()
+    except BaseException:  # interrupted: the logs written so far are no measured run's
+        _drop_records(changed_since(root, existing))
+        raise
     wall, cpu = time.perf_counter() - started, _children_cpu() - usage
+    written = changed_since(root, existing)
     if status != 0:
+        _drop_records(written)
         raise BaselinesError(f"lm_eval exited with status {status}: no cost was recorded")
-    items = count_logged_items(output)
-    record = {"command": command, "output_path": str(output), "exit_status": status, "items": items, "wall_seconds": round(wall, 3),
-              "cpu_seconds": round(cpu, 3), "before_requests": loading,
-              "machine": machine_record(before, load_1min()),
-              "threads": {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ},
+    if not written:
+        raise BaselinesError(f"lm_eval logged no samples under {root}: no cost was recorded (the sample logs, which "
+                             "--log_samples writes, are what is measured and scored)")
+    folder = common_folder(written)
+    samples, items = describe_samples(written, folder)
+    record = {"command": command, "output_path": str(output), "samples_folder": os.path.relpath(folder),
+              "exit_status": status, "items": items,
+              "samples": samples, "wall_seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
+              "before_requests": loading, "machine": machine_record(before, load_1min()), "threads": threads,
+              "threads_default": "OMP_NUM_THREADS" not in os.environ,
               "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    output.mkdir(parents=True, exist_ok=True)
-    with atomic_path(output / RECORD) as tmp:
+    with atomic_path(folder / RECORD) as tmp:
         tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
+
+
+def _thread_environment() -> tuple[dict, dict]:
+    """(the command's environment, its thread settings): OMP_NUM_THREADS=1 unless the user set it, so that the
+    cost does not depend on how many cores the machine lends the run."""
+    environment = dict(os.environ)
+    environment.setdefault("OMP_NUM_THREADS", "1")
+    return environment, thread_settings(environment)
+
+
+def _drop_records(written: list[Path]) -> None:
+    """Remove the record of each folder a failed run wrote logs into: it no longer describes what lies there."""
+    for folder in {path.parent for path in written}:
+        (folder / RECORD).unlink(missing_ok=True)
 
 
 def _pass_through(process: subprocess.Popen, started: float, usage: float) -> dict | None:
@@ -113,33 +154,22 @@ def answering(record: dict) -> tuple[float, float]:
 
 
 def summary(record: dict) -> str:
-    """The record in one line: items, seconds, and the CPU."""
+    """The record in one line: items, seconds, the CPU, the threads and the load."""
     wall, cpu = answering(record)
     per_item = f"{1000 * cpu / record['items']:,.0f} CPU-s per 1,000 items" if record["items"] else "no items logged"
     loading = record.get("before_requests")
     loaded = f"; {loading['wall_seconds']:.0f} s before the first request" if loading else ""
+    machine = record["machine"]
+    load = machine.get("load_average_1min") or {}
+    shown = " to ".join("?" if load.get(when) is None else f"{load[when]:.2f}" for when in ("before", "after"))
     return (f"{record['items']:,} items in {wall:,.0f} s ({cpu:,.0f} CPU-s): {per_item}{loaded} "
-            f"(CPU: {record['machine']['cpu']})")
+            f"(CPU: {machine['cpu']}, {thread_count(machine, record.get('threads') or {})} thread(s), 1-minute load "
+            f"{shown})")
 
 
-def count_logged_items(folder: Path) -> int:
-    """The samples the harness logged under `folder` (every samples_*.jsonl line)."""
-    total = 0
-    for path in folder.rglob("samples_*.jsonl"):
-        with path.open("rb") as handle:
-            total += sum(1 for line in handle if line.strip())
-    return total
-
-
-def read_run_record(folder: Path) -> dict | None:
-    """The `llm_run.json` of a harness output folder, or None when it has none."""
-    path = Path(folder) / RECORD
-    if not path.is_file():
-        return None
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BaselinesError(f"{path}: not a cost record of `baselines llm run` ({exc})") from None
-    if not isinstance(record, dict) or not {"items", "wall_seconds", "cpu_seconds"} <= set(record):
-        raise BaselinesError(f"{path}: not a cost record of `baselines llm run` (items, wall_seconds, cpu_seconds)")
-    return record
+def load_warning(record: dict) -> str | None:
+    """A line for standard error when the machine was loaded while the run measured its cost, else None."""
+    machine = record["machine"]
+    reason = busy_load(machine, thread_count(machine, record.get("threads") or {}))
+    return None if reason is None else (f"warning: the machine was loaded ({reason}): this cost is higher than on a "
+                                        "quiet machine; run again when the load is low to measure what the model costs")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.core import cache_use
-from baselines.core.machine import cpu_model, load_1min, machine_record
+from baselines.core.machine import cpu_model, load_1min, machine_record, thread_settings
 from baselines.core.process_time import running_children_seconds
 from baselines.core.provenance import PROCESS_START, peak_memory_mib
 
@@ -81,6 +81,7 @@ class RunClock:
             "checks_seconds": round(self.checks.wall, 3),
             "peak_memory_mib": peak_memory_mib(),
             "machine": machine_record(self.load_before, load_1min()),
+            "threads": thread_settings(),  # the thread variables set (none: every core the run could use)
             "train": training_cost(model_folder),
         }
 

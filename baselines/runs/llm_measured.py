@@ -7,15 +7,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baselines.llm.measured_run import RECORD, answering, read_run_record
+from baselines.llm.measured_run import answering
+from baselines.llm.run_record import RECORD, find_record, read_run_record, record_mismatch
 
 
 def find_run_record(predictions: Path) -> Path | None:
-    """The `llm_run.json` of the harness output that `predictions` is (a folder) or lies in (a sample log, which
-    the harness writes one or two folders below its --output_path), or None."""
-    predictions = Path(predictions)
-    places = [predictions] if predictions.is_dir() else [predictions.parent, predictions.parent.parent]
-    return next((place / RECORD for place in places if (place / RECORD).is_file()), None)
+    """The `llm_run.json` of the harness run whose logs `predictions` is or holds (in the logs' folder, or in the
+    --output_path above it), or None."""
+    return find_record(Path(predictions))
+
+
+def llm_run_cost(source: Path, scored: int, estimate: dict | None) -> dict | None:
+    """An LLM run's `meta.cost`: measured, where `baselines llm run` recorded the run of exactly these logs; else
+    the estimate, with `measured_record_not_used` saying why a record beside them was not taken."""
+    record = find_run_record(source)
+    if record is None:
+        return estimate
+    mismatch = record_mismatch(record, source)
+    if mismatch is None:
+        return measured_llm_cost(record, scored, estimate)
+    return {**(estimate or {}), "measured_record_not_used": f"{mismatch}: the cost is estimated, not measured"}
 
 
 def measured_llm_cost(path: Path, scored: int, estimate: dict | None) -> dict:

@@ -16,13 +16,14 @@ from baselines.core.io import read_jsonl
 from baselines.core.provenance import run_meta
 from baselines.evaluation.batch_files import check_failed_requests, failed_ids, with_error_file
 from baselines.evaluation.formats import chosen_format, read_format
+from baselines.evaluation.harness_gold import check_logged_answers
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
 from baselines.methods.base import Method
 from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
-from baselines.runs.llm_measured import find_run_record, measured_llm_cost
+from baselines.runs.llm_measured import llm_run_cost
 from baselines.runs.prices import parse_price
 from baselines.runs.prompt_record import find_prompt_records
 from baselines.runs.in_sample import FIT_ITEMS_FILE, item_digests, train_overlap, writer_overlap
@@ -234,6 +235,7 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     references = task.references(records)
     if spec.errors is not None:  # OpenAI's error file: the failed requests of the batch, written apart
         predictions = with_error_file(predictions, list(read_jsonl(Path(spec.errors))), Path(spec.errors))
+    check_logged_answers(predictions, references)
     check_failed_requests(predictions, spec.missing)
     overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
@@ -273,8 +275,7 @@ def llm_cost(task, records, predictions: list[dict], system: str, parameters, so
     (from the file's usage, the prompt records `sent` of its export, or our default prompt)."""
     logs = tuple(path.name for path in ([source] if source.is_file() else source.rglob("samples_*")))
     estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs)
-    record = find_run_record(source)
-    return estimate if record is None else measured_llm_cost(record, len(predictions), estimate)
+    return llm_run_cost(source, len(predictions), estimate)
 
 
 def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,

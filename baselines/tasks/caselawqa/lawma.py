@@ -31,6 +31,7 @@ from typing import Iterable
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json
 from baselines.core.records import ChoiceItem
+from baselines.evaluation.ground_truth import GROUND_TRUTH_TOLERANCE
 from baselines.evaluation.predictions import shown_id
 from baselines.tasks.caselawqa.lawma_checks import check_task_files, task_counts
 
@@ -42,7 +43,7 @@ from baselines.tasks.caselawqa.lawma_checks import check_task_files, task_counts
 # sc_caseoriginstate, sc_casesourcestate, sc_petitionerstate and sc_respondentstate, every other pair has the
 # same answer on each case both hold: a swap there shows no wrong ground truth and cannot be caught this way
 # (the case check of lawma_checks.py catches those but sc_caseoriginstate <-> sc_casesourcestate).
-GROUND_TRUTH_TOLERANCE = 0.02
+# The share and its test are shared with the harness logs' check: baselines/evaluation/ground_truth.py.
 
 
 def read_lawma_responses(path: Path, records: list[ChoiceItem], known_tasks: Iterable[str] | None = None,
