@@ -96,14 +96,16 @@ BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
 def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None, *,
-                 total: int | None = None, desc: str = "fitting per-task heads", weights: list[int] | None = None) -> list:
+                 total: int | None = None, desc: str = "fitting per-task heads", weights: list[int] | None = None,
+                 shared: list | tuple = ()) -> list:
     """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port');
     the results in the order of the calls.
 
     A bar named `desc` counts the finished calls (tasks); with their number (`total`, or the length of `calls`)
     it also shows the time left. With `weights` (the examples of each call, in order) it counts examples instead,
     so the time left follows the work done, not the number of tasks (the largest come first), and says how many
-    tasks are done. The calls are dispatched as before (a generator is not read ahead).
+    tasks are done. The calls are dispatched as before (a generator is not read ahead). On a Dask cluster, the
+    `shared` objects (matrices that every call takes whole) are sent to every worker once, before the calls.
 
     Inside a training being checkpointed (methods/checkpoint.py), each result is kept as it comes back, and the
     calls a killed run finished are not run again: their kept results take their place."""
@@ -130,7 +132,7 @@ def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str |
 
     client = dask_client(scheduler, "backend 'dask'")
     try:
-        with parallel_config(backend="dask", client=client):
+        with parallel_config(backend="dask", client=client, scatter=list(shared) or None):
             results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(pending)
             return counter.read(results, todo)
     finally:
