@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from caselawqa_fixtures import write_normalized
 
+from baselines import api
 from baselines.core.errors import BaselinesError
 from baselines.methods import checkpoint
 from baselines.methods.base import Method
@@ -60,6 +61,8 @@ def test_a_killed_training_resumes_to_the_uninterrupted_model(tmp_path, monkeypa
     assert len(list((cut / checkpoint.FOLDER).glob("*.json"))) == 2
     with pytest.raises(BaselinesError, match="unfinished training.*--resume"):
         Method.load(cut)
+    with pytest.raises(BaselinesError, match="unfinished training.*--resume"):
+        api.evaluate("caselawqa", "linear", root, name="cut", models_dir=root / "models", results_dir=root / "out")
     fitted = _count_fits(monkeypatch)
     assert _train(root, "cut", resume=True) == cut
     assert len(fitted) == 2  # 4 tasks, 2 kept: only the other 2 are fitted again
