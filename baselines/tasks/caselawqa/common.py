@@ -161,7 +161,7 @@ class _Results:
                 if self.stage is not None:
                     self.stage.save(index, result)
                 out[index] = result
-                bar.update(1 if self.weights is None else self.weights[index])
-                if self.weights is not None:
+                if self.weights is not None:  # before the update, so the line it may write says it
                     bar.set_postfix_str(f"{len(out)} of {self.total} tasks")
+                bar.update(1 if self.weights is None else self.weights[index])
         return [out[index] for index in sorted(out)]
