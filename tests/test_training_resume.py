@@ -92,3 +92,36 @@ def test_a_leftover_is_discarded_without_resume_and_another_training_is_not_resu
     fitted = _count_fits(monkeypatch)
     folder = _train(root, "cut")
     assert len(fitted) == 4 and (folder / "config.json").is_file()
+
+
+def _count_saves(patch) -> list:
+    save, saved = checkpoint.Stage.save, []
+
+    def counted(stage, index, result):
+        saved.append(stage.desc)
+        save(stage, index, result)
+
+    patch.setattr(checkpoint.Stage, "save", counted)
+    return saved
+
+
+def test_stacked_killed_in_a_later_stage_resumes_to_the_same_predictions(tmp_path, monkeypatch):
+    from test_caselawqa_stacking import SMALL as STACKED, _write_toy
+
+    root = _write_toy(tmp_path / "data")
+    with monkeypatch.context() as patch:  # the uninterrupted run, its jobs counted
+        saved = _count_saves(patch)
+        whole = run.train("caselawqa", "stacked", root, overrides=STACKED, name="whole", models_dir=root / "models")
+    assert len(set(saved)) >= 3  # heads, window heads, the readers' heads, the cross-fitted sources ...
+    with monkeypatch.context() as patch:
+        _kill_after(patch, len(saved) - 2)  # late: after the earlier stages
+        with pytest.raises(Killed):
+            run.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models")
+    with monkeypatch.context() as patch:
+        again = _count_saves(patch)
+        cut = run.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models",
+                        resume=True)
+    assert len(again) == 2
+    test = run.load_split(get_task("caselawqa"), root, "test")
+    assert Method.load(whole).predict(test) == Method.load(cut).predict(test)
+    assert (whole / "signals.json").read_bytes() == (cut / "signals.json").read_bytes()

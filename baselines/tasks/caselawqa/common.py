@@ -120,21 +120,21 @@ def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str |
     pending = (call for index, call in enumerate(calls) if index not in kept) if kept else calls
     if kept:
         progress.say(f"{desc}: {len(kept)} of {total} tasks done by the run that was stopped, kept")
-    counter = _Results(desc, total, weights, kept, stage)
+    reader = _Results(desc, total, weights, kept, stage)
     if backend != "dask":
         from joblib import Parallel
 
         jobs = 1 if backend == "sequential" else n_jobs
         results = Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
                            pre_dispatch="n_jobs", return_as="generator")(pending)
-        return counter.read(results, todo)
+        return reader.read(results, todo)
     from joblib import Parallel, parallel_config
 
     client = dask_client(scheduler, "backend 'dask'")
     try:
         with parallel_config(backend="dask", client=client, scatter=list(shared) or None):
             results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(pending)
-            return counter.read(results, todo)
+            return reader.read(results, todo)
     finally:
         client.close()
 
