@@ -83,15 +83,18 @@ def _assert_same_model(root, whole, cut) -> None:
 
 def test_a_leftover_is_discarded_without_resume_and_another_training_is_not_resumed(tmp_path, monkeypatch):
     root = write_normalized(tmp_path)
+    earlier = _train(root, "cut", overrides={**SMALL, "Cs": [0.3]})
     with monkeypatch.context() as patch:
         _kill_after(patch, 1)
         with pytest.raises(Killed):
             _train(root, "cut")
+    assert not checkpoint.is_partial(earlier) and (earlier / checkpoint.MARKER).is_file()
+    assert Method.load(earlier).Cs == [0.3]  # the model there stays whole until the new one replaces it
     with pytest.raises(BaselinesError, match="checkpoint of another training"):
         _train(root, "cut", overrides={**SMALL, "Cs": [1.0]}, resume=True)
     fitted = _count_fits(monkeypatch)
     folder = _train(root, "cut")
-    assert len(fitted) == 4 and (folder / "config.json").is_file()
+    assert len(fitted) == 4 and Method.load(folder).Cs == [0.3, 1.0] and not (folder / checkpoint.MARKER).exists()
 
 
 def _count_saves(patch) -> list:
