@@ -46,6 +46,7 @@ class Method:
     task = _FromRegistry()  # the task and the method name of the class's registry entry ("": not registered)
     name = _FromRegistry()
     needs_fit: ClassVar[bool] = True  # False: predicts without training (similarity choosers)
+    placement_params: ClassVar[tuple] = ()  # parameters that say where the work runs, not what it computes
 
     def get_params(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

@@ -8,7 +8,8 @@ for their `Stage` and write each finished job's result into the model folder bei
     <model folder>/training.partial/       sNN-tNNNN.json/.npz: job NNNN of the method's NN-th parallel stage
 
 A folder holding these and no config.json is not a model: loading it says so and names `--resume`. A rerun
-with `--resume` of the same training (same method, parameters and items: the marker's digest) reads the jobs
+with `--resume` of the same training (same method, parameters and items: the marker's digest; the
+parameters that only place the jobs, `placement_params`, may differ) reads the jobs
 already done and runs the others; jobs are numbered in the order the method makes them, which is deterministic,
 so the resumed model equals an uninterrupted run's. A finished training replaces the whole folder (Method.save),
 so no partial file outlives it.
@@ -89,9 +90,12 @@ def active() -> Checkpoint | None:
 
 
 def fingerprint(method, items: dict) -> str:
-    """What a checkpoint must match to be resumed: the method's class and parameters, and the items it is fit on."""
+    """What a checkpoint must match to be resumed: the method's class and parameters (but those that only say
+    where the jobs run: a run killed on one machine may be resumed on a cluster), and the items it is fit on."""
+    placement = getattr(method, "placement_params", ())
+    params = {key: value for key, value in method.get_params().items() if key not in placement}
     text = json.dumps({"class": f"{type(method).__module__}:{type(method).__qualname__}",
-                       "params": method.get_params(), "items": items}, sort_keys=True, default=str)
+                       "params": params, "items": items}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

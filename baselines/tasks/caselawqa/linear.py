@@ -95,6 +95,7 @@ class PerTaskHeads(HeadConfig, Method):
     the per-task jobs run."""
 
     PARAMETER_RULES = {"backend": OneOf(BACKENDS)}  # see baselines.core.params
+    placement_params = ("n_jobs", "backend", "scheduler")  # a training killed here may be resumed there
 
     n_jobs: int = 2
     backend: str = "loky"  # loky | threading | sequential | dask (with scheduler: tcp://HOST:PORT)
