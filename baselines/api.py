@@ -97,7 +97,7 @@ CHECKS: dict[str, Callable[[str, object], None]] = {  # keyword -> its check, th
     "cv": kind("an int (the number of folds)", is_int, optional=True),
     **dict.fromkeys(("seed", "replicates"), kind("an int", is_int)),
     **dict.fromkeys(("missing", "format"), kind("a str", lambda value: isinstance(value, str))),
-    **dict.fromkeys(("only_present", "force", "download", "allow_overlap", "quiet"), _FLAG),
+    **dict.fromkeys(("only_present", "force", "download", "allow_overlap", "quiet", "resume"), _FLAG),
     **dict.fromkeys(("subtasks", "systems"), check_names),
     "overrides": check_overrides,
     "texts": check_texts,
@@ -151,13 +151,14 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
           overrides: dict | None = None, encoder: str | None = None, name: str | None = None,
           train_file: PathLike | None = None, subtasks: list[str] | str | None = None,
           models_dir: PathLike | None = None, backend: str | None = None, scheduler: str | None = None,
-          download: bool = False, quiet: bool = False) -> Path:
+          resume: bool = False, download: bool = False, quiet: bool = False) -> Path:
     """Fit a method and save it under models/<task>/<name>/ (`baselines train`); returns the model folder.
 
     method: default the task's (or the one a named `config` belongs to); config: a named variant or a YAML file;
     overrides: config values by name (`--set`); encoder: a sentence encoder folder; train_file: train on this
-    file; subtasks, backend, scheduler: CaselawQA's subset and per-task jobs; download: fetch missing data; quiet:
-    no progress on standard error (shown when it is a terminal, or with BASELINES_PROGRESS=1)."""
+    file; subtasks, backend, scheduler: CaselawQA's subset and per-task jobs; resume: continue the training a killed
+    run left in the model folder; download: fetch missing data; quiet: no progress on standard error (shown when it
+    is a terminal, or with BASELINES_PROGRESS=1)."""
     check_arguments(locals())
     from baselines.runs import run
     from baselines.runs.requests import with_encoder
@@ -170,7 +171,7 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
         return with_data(task, download, run.train, task, method, data_dir, config=config,
                          overrides={**with_encoder(overrides, encoder), **parallel},
                          models_dir=models_dir, name=system_name(method, name, encoder, config),
-                         train_file=train_file, load_options=load_options(subtasks))
+                         train_file=train_file, load_options=load_options(subtasks), resume=resume)
 
 
 @recorded

@@ -119,3 +119,15 @@ def dask_scheduler():
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         yield cluster.scheduler_address
+
+
+@contextmanager
+def dask_processes(workers: int = 2):
+    """The address of a local Dask cluster of `workers` worker processes with one thread each, as separate
+    machines would be; skips the test without Dask."""
+    import pytest
+
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address

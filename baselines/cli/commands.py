@@ -82,6 +82,7 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   models_dir: Optional[Path] = ModelsDir,
                   backend: Optional[str] = typer.Option(None, "--backend", help=option_help("--backend")),
                   scheduler: Optional[str] = typer.Option(None, "--scheduler", help=option_help("--scheduler")),
+                  resume: bool = typer.Option(False, "--resume", help="Continue the training a killed run of this same command left in the model folder: the per-task jobs it finished (CaselawQA's heads), kept there as they finish, are not fitted again. Without it, such a leftover is discarded."),
                   download: bool = Download, quiet: bool = Quiet):
     """Fit a method and save it under models/<task>/<name>/."""
     from baselines.runs import run
@@ -93,7 +94,7 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
     with silenced(quiet):
         folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**config_overrides(set_, encoder), **parallel},
                            models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
-                           load_options=load_options(subtasks))
+                           load_options=load_options(subtasks), resume=resume)
     typer.echo(f"saved {folder}")
 
 

@@ -106,12 +106,12 @@ def _is_regular(path: Path) -> bool:
 
 @contextlib.contextmanager
 def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow_link: bool = False,
-                marker: str | None = None) -> Iterator[Path]:
+                marker: str | tuple[str, ...] | None = None) -> Iterator[Path]:
     """Yield a temporary path beside `target`; on success it replaces `target` (file or folder).
 
     A symbolic link at `target` is refused, unless `follow_link` (a file the user named: the file it names is
     replaced); a folder is never replaced through a link. With `marker`, an existing non-empty folder is
-    replaced only when it holds that file (its writer's mark). Safe under concurrency: temporary names are
+    replaced only when it holds that file (its writer's mark), or one of them when several are given. Safe under concurrency: temporary names are
     unique, and a folder is swapped under an exclusive lock (concurrent writers of one target wait for each
     other; the last one wins). `check`, if given, runs under that lock just before the swap, after the
     folder checks: raising there keeps the target as another writer left it.
@@ -128,7 +128,7 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
         yield tmp
         if tmp.is_dir():
             with _exclusive_lock(target.parent):
-                check_replaceable_folder(given, [marker] if marker else [])
+                check_replaceable_folder(given, [marker] if isinstance(marker, str) else marker or [])
                 if check is not None:
                     check()
                 _replace_folder(tmp, target)

@@ -11,6 +11,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.io import atomic_path, read_json, write_json
 from baselines.core.versions import library_versions
 from baselines.methods import registration
+from baselines.methods.checkpoint import MARKER as PARTIAL_MARKER
 
 
 class _FromRegistry:
@@ -45,6 +46,7 @@ class Method:
     task = _FromRegistry()  # the task and the method name of the class's registry entry ("": not registered)
     name = _FromRegistry()
     needs_fit: ClassVar[bool] = True  # False: predicts without training (similarity choosers)
+    placement_params: ClassVar[tuple] = ()  # parameters that say where the work runs, not what it computes
 
     def get_params(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -73,7 +75,7 @@ class Method:
         state holds (an ensemble's member) gets the records too, so it is checked as its own model when it is
         evaluated alone."""
         folder = Path(folder)
-        with atomic_path(folder, marker="config.json") as tmp:
+        with atomic_path(folder, marker=("config.json", PARTIAL_MARKER)) as tmp:  # a model, or one being trained
             tmp.mkdir(parents=True)
             write_json(tmp / "config.json", self.config_dict(extra))
             self.save_state(tmp)
@@ -88,6 +90,9 @@ class Method:
         """Rebuild a method from a folder written by save()."""
         folder = Path(folder)
         config_path = folder / "config.json"
+        if not config_path.is_file() and (folder / PARTIAL_MARKER).is_file():
+            raise BaselinesError(f"{folder} holds an unfinished training, not a model: rerun its `baselines train` "
+                                 "with --resume to finish it")
         if not config_path.is_file():
             raise BaselinesError(f"{folder} is not a model folder (no config.json); train one first")
         config = read_json(config_path)

@@ -10,6 +10,7 @@ from baselines.core.errors import BaselinesError
 from baselines.core.io import read_json
 from baselines.core.paths import models_root
 from baselines.methods import method_class, saved_model_folder
+from baselines.methods.checkpoint import is_partial
 from baselines.methods.base import Method
 from baselines.registry import Task
 
@@ -63,11 +64,14 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
     if (folder / "config.json").is_file():
         check_saved_config(task, folder, config, overrides)
         return Method.load(folder)
-    if choice.given:
+    if choice.given and not is_partial(folder):
         raise BaselinesError(f"{folder} is not a model folder (no config.json)")
     method = method_from_params(choice.klass, params)
     if method.needs_fit:
         command = train_command(task.name, choice.method_name, name, config, overrides)
+        if is_partial(folder):
+            raise BaselinesError(f"{folder} holds an unfinished training, not a model: run `{command} --resume` to "
+                                 "finish it")
         raise BaselinesError(f"no trained model in {folder}; run `{command}` first"
                              + (" or evaluate with --cv K" if task.train_split is None else ""))
     return method

@@ -20,6 +20,7 @@ from baselines.evaluation.harness_gold import check_logged_answers
 from baselines.evaluation.scoring import Result, score_predictions
 from baselines.methods import canonical_name
 from baselines.methods.base import Method
+from baselines.methods.checkpoint import MARKER as PARTIAL_MARKER, checkpointing
 from baselines.registry import Diagnostics, RawText, Task, get_task, tasks_with
 from baselines.runs.cost import RunClock, Stopwatch, training_record
 from baselines.runs.llm_cost import estimate_llm_cost, parse_parameters
@@ -48,14 +49,17 @@ def load_split(task: Task, data_dir, split: str, path: Path | None = None, **opt
 
 def train(task_name: str, method_name: str, data_dir=None, *, config: Path | None = None,
           overrides: dict | None = None, models_dir=None, name: str | None = None,
-          train_file: Path | None = None, load_options: dict | None = None) -> Path:
-    """Fit a method on the task's training data and save it as models/<task>/<name>/."""
+          train_file: Path | None = None, load_options: dict | None = None, resume: bool = False) -> Path:
+    """Fit a method on the task's training data and save it as models/<task>/<name>/.
+
+    A method with per-task jobs keeps each finished one in that folder as it goes (methods/checkpoint.py);
+    with `resume`, a killed run of the same training continues from the jobs it finished."""
     task = get_task(task_name)
     method = build_method(task_name, method_name, config, overrides)
     folder = models_root(models_dir) / task_name / check_system_name(
         canonical_name(task_name, method_name) if name is None else name)
     check_no_links(folder, models_root(models_dir))
-    check_writable(folder, (MODEL_FILE,))  # before the work, not after it: only a model folder is replaced
+    check_writable(folder, (MODEL_FILE, PARTIAL_MARKER))  # before the work, not after it: only a model folder is replaced
     check_model_owned(folder)
     split = task.train_split or task.eval_split
     with progress.stage(f"loading data ({task_name}, {train_file or f'{split} split'})") as step:
@@ -68,7 +72,8 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
                   "val_n": len(val or [])}
     fit_items = item_digests([*records, *(val or [])], task)
     load_before = load_1min()
-    with Stopwatch() as fitting, progress.stage(f"fitting {method_name} on {len(records):,} items"):
+    with Stopwatch() as fitting, progress.stage(f"fitting {method_name} on {len(records):,} items"), \
+            checkpointing(folder, method, fit_items, resume=resume):
         method.fit(records, val)
     with progress.stage(f"saving the model into {folder}"):
         method.save(folder, extra={"trained_on": trained_on, **training_record(fitting, load_before)},

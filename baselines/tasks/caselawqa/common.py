@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import Counter
 
 import numpy as np
 
 from baselines.core import progress
+from baselines.methods import checkpoint
 from baselines.core.dask_client import dask_client
 from baselines.core.records import ChoiceItem
 from baselines.methods.majority import most_frequent
@@ -94,42 +96,72 @@ BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
 def run_parallel(calls, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None, *,
-                 total: int | None = None, desc: str = "fitting per-task heads", weights: list[int] | None = None) -> list:
+                 total: int | None = None, desc: str = "fitting per-task heads", weights: list[int] | None = None,
+                 shared: list | tuple = ()) -> list:
     """Run joblib `delayed` calls locally, or on a Dask cluster (backend 'dask', scheduler 'tcp://host:port');
     the results in the order of the calls.
 
     A bar named `desc` counts the finished calls (tasks); with their number (`total`, or the length of `calls`)
     it also shows the time left. With `weights` (the examples of each call, in order) it counts examples instead,
-    so the time left follows the work done, not the number of tasks (the largest come first). The calls are
-    dispatched as before (a generator is not read ahead)."""
-    from joblib import Parallel, parallel_config
+    so the time left follows the work done, not the number of tasks (the largest come first), and says how many
+    tasks are done. The calls are dispatched as before (a generator is not read ahead). On a Dask cluster, the
+    `shared` objects (matrices that every call takes whole) are sent to every worker once, before the calls.
 
+    Inside a training being checkpointed (methods/checkpoint.py), each result is kept as it comes back, and the
+    calls a killed run finished are not run again: their kept results take their place."""
     from baselines.core.errors import BaselinesError
 
     if backend not in BACKENDS:
         raise BaselinesError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
     total = len(calls) if total is None and hasattr(calls, "__len__") else total
+    stage = checkpoint.active().stage(desc) if checkpoint.active() is not None and total is not None else None
+    kept = stage.finished(total) if stage is not None else {}
+    todo = [index for index in range(total or 0) if index not in kept] if stage is not None else None
+    pending = (call for index, call in enumerate(calls) if index not in kept) if kept else calls
+    if kept:
+        progress.say(f"{desc}: {len(kept)} of {total} tasks done by the run that was stopped, kept")
+    reader = _Results(desc, total, weights, kept, stage)
     if backend != "dask":
+        from joblib import Parallel
+
         jobs = 1 if backend == "sequential" else n_jobs
         results = Parallel(n_jobs=jobs, backend="threading" if backend == "threading" else "loky",
-                           pre_dispatch="n_jobs", return_as="generator")(calls)
-        return _counted(results, desc, total, weights)
+                           pre_dispatch="n_jobs", return_as="generator")(pending)
+        return reader.read(results, todo)
+    from joblib import Parallel, parallel_config
+
     client = dask_client(scheduler, "backend 'dask'")
     try:
-        with parallel_config(backend="dask", client=client):
-            results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(calls)
-            return _counted(results, desc, total, weights)
+        with parallel_config(backend="dask", client=client, scatter=list(shared) or None):
+            results = Parallel(n_jobs=-1, pre_dispatch="2*n_jobs", return_as="generator")(pending)
+            return reader.read(results, todo)
     finally:
         client.close()
 
 
-def _counted(results, desc: str, total: int | None, weights: list[int] | None) -> list:
-    """The results, read through a bar of tasks, or of examples when each call's `weights` are given."""
-    if weights is None:
-        return list(progress.bar(results, desc=desc, total=total, unit="task"))
-    out = []
-    with progress.bar(desc=desc, total=sum(weights), unit="example") as bar:
-        for result, weight in zip(results, weights):
-            out.append(result)
-            bar.update(weight)
-    return out
+class _Results:
+    """Reads the results of run_parallel through a bar (of tasks, or of examples when each call's `weights` are
+    given, with the tasks done beside), keeps each in the checkpoint `stage`, and puts them with the `kept` ones
+    in the order of the calls."""
+
+    def __init__(self, desc: str, total: int | None, weights: list[int] | None, kept: dict, stage):
+        self.desc, self.total, self.weights, self.kept, self.stage = desc, total, weights, kept, stage
+
+    def read(self, results, todo: list[int] | None) -> list:
+        order = todo if todo is not None else itertools.count()
+        out = dict(self.kept)
+        left = self.total - len(self.kept) if self.total is not None else None
+        if self.weights is None:
+            bar = progress.bar(desc=self.desc, total=left, unit="task")
+        else:
+            bar = progress.bar(desc=self.desc, total=sum(w for i, w in enumerate(self.weights) if i not in self.kept),
+                               unit="example")
+        with bar:
+            for index, result in zip(order, results):
+                if self.stage is not None:
+                    self.stage.save(index, result)
+                out[index] = result
+                if self.weights is not None:  # before the update, so the line it may write says it
+                    bar.set_postfix_str(f"{len(out)} of {self.total} tasks")
+                bar.update(1 if self.weights is None else self.weights[index])
+        return [out[index] for index in sorted(out)]

@@ -38,12 +38,18 @@ def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | No
     val_groups = by_task(list(zip(val or [], rows_val or [])), key=lambda pair: pair[0].group)
     train_groups = by_task(list(zip(train, rows_train)), key=lambda pair: pair[0].group)
 
+    on_cluster = method.backend == "dask"  # each worker gets the matrices once, and each job only its rows
+
     def job(task, pairs):
         items, rows = [p[0] for p in pairs], [p[1] for p in pairs]
         val_pairs = val_groups.get(task, [])
-        Xv = X_val[[p[1] for p in val_pairs]] if val_pairs else None
-        return delayed(fit_head_scored)(task, len(items[0].choices), config, X_train[rows], [i.answer for i in items],
-                                        Xv, [p[0].answer for p in val_pairs])
+        val_rows = [p[1] for p in val_pairs]
+        answers, val_answers = [i.answer for i in items], [p[0].answer for p in val_pairs]
+        if on_cluster:
+            return delayed(fit_head_rows)(task, len(items[0].choices), config, X_train, rows, answers,
+                                          X_val if val_pairs else None, val_rows, val_answers)
+        Xv = X_val[val_rows] if val_pairs else None
+        return delayed(fit_head_scored)(task, len(items[0].choices), config, X_train[rows], answers, Xv, val_answers)
 
     def cost(entry):  # largest jobs first, so the last jobs to finish are short ones
         pairs = entry[1]
@@ -52,8 +58,17 @@ def fit_heads_scored(method, train: list[ChoiceItem], val: list[ChoiceItem] | No
     ordered = sorted(train_groups.items(), key=cost)
     fitted = run_parallel((job(task, pairs) for task, pairs in ordered), n_jobs=method.n_jobs, backend=method.backend,
                           scheduler=method.scheduler, total=len(train_groups), desc=desc,
-                          weights=[len(pairs) for _, pairs in ordered])  # the time left follows the examples done
+                          weights=[len(pairs) for _, pairs in ordered],  # the time left follows the examples done
+                          shared=[X for X in (X_train, X_val) if X is not None] if on_cluster else ())
     return {head.task: head for head, _ in fitted}, {head.task: scores for head, scores in fitted}
+
+
+def fit_head_rows(task: str, n_choices: int, config: HeadConfig, X_train, rows: list[int], answers: list,
+                  X_val, val_rows: list[int], val_answers: list):
+    """fit_head_scored on the task's rows of the shared matrices, cut where it runs (a Dask worker, which holds
+    the matrices once for all the tasks it fits)."""
+    Xv = X_val[val_rows] if X_val is not None else None
+    return fit_head_scored(task, n_choices, config, X_train[rows], answers, Xv, val_answers)
 
 
 def predict_heads(heads: dict, records: list[ChoiceItem], X, rows: list[int]) -> list[dict]:
@@ -80,6 +95,7 @@ class PerTaskHeads(HeadConfig, Method):
     the per-task jobs run."""
 
     PARAMETER_RULES = {"backend": OneOf(BACKENDS)}  # see baselines.core.params
+    placement_params = ("n_jobs", "backend", "scheduler")  # a training killed here may be resumed there
 
     n_jobs: int = 2
     backend: str = "loky"  # loky | threading | sequential | dask (with scheduler: tcp://HOST:PORT)
