@@ -175,7 +175,8 @@ def test_every_keyword_is_checked_and_every_cli_option_has_one():
     from baselines.cli import app
 
     commands = {command.name: command for command in typer.main.get_command(app).commands.values()}
-    terminal_only = {"compare": {"out", "markdown_only", "scatter", "all", "readme"},
+    terminal_only = {"compare": {"out", "markdown_only", "scatter", "all", "readme", "prices"},
+                     "score": {"prices"},  # --prices changes only the dollars printed, never the run
                      "predict": {"out", "quiet", "backend", "scheduler"}}
     for function, command in ((train, "train"), (evaluate, "eval"), (score, "score"), (compare, "compare"),
                               (predict, "predict")):
