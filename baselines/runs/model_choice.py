@@ -9,8 +9,8 @@ from baselines.core.config import config_file, read_config, resolve_config, with
 from baselines.core.errors import BaselinesError
 from baselines.core.io import read_json
 from baselines.core.paths import models_root
-from baselines.methods import method_class, saved_model_folder
-from baselines.methods.base import Method
+from baselines.methods import method_class, registration, saved_model_folder
+from baselines.methods.base import Method, saved_class
 from baselines.registry import Task
 
 
@@ -61,6 +61,7 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
     if folder is None:
         return method_from_params(choice.klass, params)
     if (folder / "config.json").is_file():
+        check_saved_method(folder, choice)
         check_saved_config(task, folder, config, overrides)
         return Method.load(folder)
     if choice.given:
@@ -71,6 +72,33 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
         raise BaselinesError(f"no trained model in {folder}; run `{command}` first"
                              + (" or evaluate with --cv K" if task.train_split is None else ""))
     return method
+
+
+def saved_method(task: str, folder) -> str | None:
+    """The name of the method a saved model folder was saved by (the class its config.json names), or None: no
+    folder, no config.json, or a class that is no method of `task`."""
+    path = Path(folder) / "config.json" if folder is not None else None
+    if path is None or not path.is_file():
+        return None
+    entry = registration(_saved_class(path))
+    return entry.name if entry is not None and entry.task == task else None
+
+
+def check_saved_method(folder: Path, choice: ModelChoice) -> None:
+    """Refuse to evaluate a saved model under another method's name (its run would be filed, and reproduced, as
+    that method): the class its config.json names must be the class of the method asked for."""
+    klass = _saved_class(folder / "config.json")
+    if klass is not choice.klass:
+        entry = registration(klass)
+        saved = entry.name if entry is not None else klass.__name__
+        raise BaselinesError(f"{folder} holds a model saved by the method {saved!r}, not {choice.method_name!r}: "
+                             f"leave --method out (a saved model is evaluated as the method that saved it), or "
+                             f"give --method {saved}")
+
+
+def _saved_class(path: Path) -> type[Method]:
+    config = read_json(path)
+    return saved_class(config.get("class", "") if isinstance(config, dict) else "", path)
 
 
 def train_command(task: str, method: str, name: str | None, config: Path | None, overrides: dict | None) -> str:

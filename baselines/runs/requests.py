@@ -43,7 +43,7 @@ def eval_request(task: str, method: str | None = None, data_dir=None, *, split: 
     default) predicts `split` (or `test_file`) and the run is written under results/<task>/<system>/."""
     _, missing = _checked(task, subtasks, missing, only_present, cli)
     config = Path(config) if config is not None else None
-    method = method or method_of(task, config)
+    method = method or method_of(task, config, model)
     overrides = with_encoder(overrides, encoder)
     return RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
                    config=config, overrides=overrides, models_dir=models_dir, results_dir=results_dir,

@@ -133,15 +133,25 @@ def check_run_owned(folder: Path, result) -> None:
         raise DataError(f"holds {', '.join(strangers[:3])}{' ...' if len(strangers) > 3 else ''}, which this tool "
                         "never writes in a run folder: refusing to replace the folder (move them away, or choose "
                         "another --name)", folder)
+    changed = changed_since_written(folder, result)
+    if changed:
+        raise DataError(f"{changed}: refusing to replace the folder, whatever --force says (move it away, or choose "
+                        "another --name)", folder)
+
+
+def changed_since_written(folder: Path, result: dict) -> str | None:
+    """What of a run folder changed after this tool wrote it, or None: a file its results.json lists (`meta.files`,
+    name -> sha256) with other bytes, or results.json itself, any field of it (its `results_sha256` no longer
+    matches its content). A run written before results files carried their digest is judged by its files alone."""
     listed = result["meta"].get("files")
     for name, digest in (listed.items() if isinstance(listed, dict) else ()):
         if name not in RUN_FILES or file_digest(folder / name) != digest:
-            raise DataError(f"{name} is not the file this tool wrote there (changed since): refusing to replace the "
-                            "folder (move it away, or choose another --name)", folder)
+            return f"{name} is not the file this tool wrote there (changed since)"
     recorded = result["meta"].get(RESULTS_DIGEST)
     if recorded is not None and recorded != results_digest(result):
-        raise DataError("has been edited since this tool wrote it: refusing to replace it, whatever --force says "
-                        "(move its folder away, or choose another --name)", path)
+        return (f"{RESULTS_FILE} has been edited since this tool wrote it (its {RESULTS_DIGEST} no longer matches "
+                "its content)")
+    return None
 
 
 MODEL_SHAPE = ("task", "method", "class", "params")  # what every config.json of a saved model holds
