@@ -110,3 +110,184 @@ def test_a_model_is_evaluated_as_the_method_that_saved_it(tmp_path):
     (run,) = (results_root() / "caselawqa" / "majority").glob("*/results.json")
     assert json.loads(run.read_text())["meta"]["method"] == "majority"
     assert not (results_root() / "caselawqa" / "linear").exists()
+
+
+# 5. A killed swap is put back before any write
+
+
+def killed_between_renames(tmp_path: Path, base: list[str], redo: list[str]) -> Path:
+    """Kill `baselines BASE --force` at each of its renames until one leaves the run only as its hidden backup
+    (killed between the two renames of the folder swap), `REDO --force` writing the run again after each other
+    kill; that backup."""
+    from test_round_five import killed_at
+
+    system = results_root() / "scalr" / "llm"
+    for at in range(1, 9):
+        killed_at(at, [*base, "--force"], tmp_path)
+        shown = [path for path in system.iterdir() if not path.name.startswith(".")]
+        backups = list(system.glob(".*.old"))
+        if not shown and backups:
+            return backups[0]
+        assert RUNNER.invoke(app, [*redo, "--force"]).exit_code == 0
+    pytest.fail("no kill left the run as its backup alone")
+
+
+def test_a_swap_killed_between_its_renames_is_put_back_at_once_and_refuses_a_write(tmp_path):
+    """At once (no minute to wait), the next `compare` shows the earlier run, and `score` without --force refuses
+    to write over it instead of writing the name anew beside a hidden backup."""
+    folder = scored(tmp_path, "llm", "A")
+    earlier = (folder / "results.json").read_text()
+    base = ["score", "scalr", str(answers(tmp_path, "gold")), "--test-file", str(scalr_file(tmp_path)), "--name", "llm"]
+    redo = ["score", "scalr", str(answers(tmp_path, "A")), *base[3:]]
+    killed_between_renames(tmp_path, base, redo)
+    shown = compared()
+    assert shown.exit_code == 0 and "| llm (LLM) | 20.0 |" in shown.stdout, shown.output
+    earlier = json.loads(earlier)["metrics"]
+    assert json.loads((folder / "results.json").read_text())["metrics"] == earlier
+    killed_between_renames(tmp_path, base, redo)
+    refused(RUNNER.invoke(app, base), "already holds a scored run")
+    assert json.loads((folder / "results.json").read_text())["metrics"] == earlier
+    assert not list(folder.parent.glob(".*.old"))
+
+
+@pytest.mark.parametrize("host", ["this", "elsewhere"])
+def test_a_backup_whose_writer_may_still_run_refuses_every_write_and_compare_names_it(tmp_path, host):
+    """A run moved aside by a writer that runs (this very process) or that this host cannot check (another host)
+    is neither written over, with or without --force, nor silently missing from `compare`."""
+    from baselines.core.leftovers import WRITER_MARK, _host
+
+    scored(tmp_path, "plain", "B", "--producer", "other")
+    folder = scored(tmp_path, "llm", "A")
+    backup = folder.with_name(f".{folder.name}.{WRITER_MARK}.{_host() if host == 'this' else host}.{os.getpid()}."
+                              f"{'0' * 16}.old")
+    os.rename(folder, backup)
+    base = ["score", "scalr", str(answers(tmp_path, "gold")), "--test-file", str(scalr_file(tmp_path)), "--name", "llm"]
+    for options in ([], ["--force"]):
+        refused(RUNNER.invoke(app, [*base, *options]), str(folder), backup.name, "may still be writing it")
+    assert not folder.exists() and (backup / "results.json").is_file()
+    shown = compared()
+    assert shown.exit_code == 0 and "| 1 | plain (other) |" in shown.stdout, shown.output
+    assert f"left out {folder}: its last complete copy is the hidden backup {backup.name}" in shown.stdout
+
+
+def test_a_backup_whose_process_id_now_names_a_later_process_is_put_back(tmp_path, monkeypatch):
+    """The writer's id taken by a process started after the backup was made (this one, said to start later): the
+    writer is gone, and the run is put back."""
+    import time
+
+    from baselines.core import leftovers
+
+    folder = scored(tmp_path, "llm", "A")
+    backup = folder.with_name(f".{folder.name}.{leftovers.WRITER_MARK}.{leftovers._host()}.{os.getpid()}."
+                              f"{'0' * 16}.old")
+    os.rename(folder, backup)
+    assert "may still be running" in compared().output
+    monkeypatch.setattr(leftovers, "_started", lambda pid: time.time() + 60 if pid == os.getpid() else None)
+    shown = compared()
+    assert shown.exit_code == 0 and "| llm (LLM) | 20.0 |" in shown.stdout, shown.output
+    assert (folder / "results.json").is_file() and not backup.exists()
+
+
+# 6. Errors are one line
+
+
+@pytest.mark.parametrize("text, words", [
+    (b"Cs: [1.0]\nmin_df: 1\nCs: [3.0]\n", [":3:", "the key 'Cs' is named twice"]),
+    (b"class_weights: [{0: 1, 0: 2}]\n", [":1:", "the key 0 is named twice"]),
+    (b"# caf\xe9 au lait\nmin_df: 1\n", [":1:", "not UTF-8", "0xe9", "byte 6"]),
+    ("min_df: 1\n".encode("utf-16"), ["UTF-16", "ff fe"]),
+    ("min_df: 1\n".encode("utf-16-le"), ["NUL byte", "byte 2"]),
+])
+@pytest.mark.parametrize("command", ["train", "eval"])
+def test_a_config_not_utf8_or_naming_a_key_twice_is_refused_naming_it(tmp_path, text, words, command):
+    root = write_normalized(tmp_path)
+    config = tmp_path / "mine.yaml"
+    config.write_bytes(text)
+    done = RUNNER.invoke(app, [command, "caselawqa", "--method", "linear", "--config", str(config), "--data-dir",
+                               str(root)])
+    refused(done, str(config), *words)
+
+
+@pytest.mark.parametrize("folds", ["0", "1", "101"])
+def test_stack_folds_is_checked_when_the_config_is_read(tmp_path, folds):
+    root = write_normalized(tmp_path)
+    config = tmp_path / "folds.yaml"
+    config.write_text(f"stack_folds: {folds}\n")
+    for given in (["--set", f"stack_folds={folds}"], ["--config", str(config)]):
+        done = RUNNER.invoke(app, ["train", "caselawqa", "--method", "stacked", *given, "--data-dir", str(root)])
+        refused(done, "stack_folds must be at least 2 and at most 100", f"got {folds}")
+    assert not (Path(os.environ["BASELINES_MODELS"]) / "caselawqa").exists()
+
+
+def compressed(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+
+    if kind == "zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("answers.jsonl", data)
+        return buffer.getvalue()
+    if kind == "zstd":
+        return b"\x28\xb5\x2f\xfd" + data  # the frame magic is all the check reads
+    return {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz", "zstd", "zip"])
+def test_a_compressed_input_is_named_as_compressed(tmp_path, kind):
+    plain = answers(tmp_path, "A")
+    packed = tmp_path / "packed.jsonl"
+    packed.write_bytes(compressed(kind, plain.read_bytes()))
+    done = RUNNER.invoke(app, ["score", "scalr", str(packed), "--test-file", str(scalr_file(tmp_path))])
+    line = refused(done, str(packed), f"is a {kind}-compressed file")
+    assert ("name it packed.jsonl.gz" in line) == (kind == "gzip"), line
+    assert "not UTF-8" not in line
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_the_comparison(tmp_path):
+    scored(tmp_path, "llm", "A")
+    dangling = tmp_path / "pages"
+    dangling.symlink_to(tmp_path / "nowhere" / "pages")
+    for args in (["compare", "scalr", "--test-file", "tiny.jsonl"], ["compare", "--all"]):
+        done = RUNNER.invoke(app, [*args, "--out", str(dangling), "--replicates", "200"])
+        refused(done, str(dangling), "is a symbolic link to", "which does not exist")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("mine\n")
+    refused(RUNNER.invoke(app, ["compare", "--all", "--out", str(plain), "--replicates", "200"]), str(plain),
+            "is not a folder")
+
+
+def test_export_batch_onto_a_folder_names_the_folder_never_a_temporary(tmp_path, data_dir):
+    out = tmp_path / "requests"
+    out.mkdir()
+    done = RUNNER.invoke(app, ["export", "batch", "scalr", "--api", "openai", "--model", "gpt-4o-mini", "--out",
+                               str(out), "--force", "--sample", "2", "--data-dir", str(data_dir)])
+    line = refused(done, str(out), "is a folder", "requests.jsonl")
+    assert "legal-baselines" not in line and list(out.iterdir()) == []
+
+
+def test_an_operating_system_error_names_the_users_path_never_a_temporary():
+    from baselines.cli.errors import os_error_line
+    from baselines.core.leftovers import sibling
+
+    target = Path("/somewhere/requests.jsonl")
+    error = IsADirectoryError(21, "Is a directory", str(sibling(target, "tmp")), None, str(target))
+    assert os_error_line(error) == f"{target}: Is a directory"
+
+
+@pytest.mark.parametrize("what", ["folder", "results.json"])
+def test_a_read_only_run_folder_is_not_replaced_whoever_runs_it(tmp_path, what):
+    folder = scored(tmp_path, "llm", "A")
+    earlier = (folder / "results.json").read_text()
+    made_read_only = folder if what == "folder" else folder / "results.json"
+    made_read_only.chmod(0o555 if what == "folder" else 0o444)
+    try:
+        done = RUNNER.invoke(app, ["score", "scalr", str(answers(tmp_path, "gold")), "--test-file",
+                                   str(scalr_file(tmp_path)), "--name", "llm", "--force"])
+        refused(done, str(made_read_only), "is read-only")
+        assert (folder / "results.json").read_text() == earlier and not list(folder.parent.glob(".*"))
+    finally:
+        made_read_only.chmod(0o755 if what == "folder" else 0o644)

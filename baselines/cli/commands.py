@@ -207,9 +207,9 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
         fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
     task_options(task, scatter=scatter)
     if out:
-        from baselines.core.io import writable_target
+        from baselines.core.safe_write import check_output
 
-        writable_target(out)  # refused before the comparison, not after it
+        check_output(out, folder=True)  # refused before the comparison, not after it
     with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
         comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
                                      seed=seed, segmenter=segmenter, test_file=test_file,
@@ -232,6 +232,9 @@ def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Option
         fail(f"--all compares every task as it stands; {', '.join(given)} apply to one task only")
     if out is None:
         fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
+    from baselines.core.safe_write import check_output
+
+    check_output(out, folder=True)  # refused before the comparisons, not after them
     with silenced(quiet):
         written = write_all(out, results_dir, readme=readme, replicates=replicates, seed=seed, only=only)
     for path in written:

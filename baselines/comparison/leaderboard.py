@@ -30,7 +30,7 @@ from baselines.core.io import read_json
 from baselines.core.params import check_option
 from baselines.core.paths import models_root, results_root
 from baselines.core.safe_write import write_output_folder
-from baselines.runs.results_store import RESULTS_DIGEST, Variant, changed_since_written, run_files
+from baselines.runs.results_store import RESULTS_DIGEST, Variant, changed_since_written, pending_runs, run_files
 from baselines.registry import ItemsFromPredictions, Task, get_task
 
 
@@ -102,12 +102,14 @@ def collect(task: Task, results_dir, split: str, segmenter: str | None = None, t
             only: list[str] | None = None) -> tuple[list[System], list[str]]:
     """Systems whose runs match the wanted variant; an unreadable run is named in a note and skipped."""
     files, notes, systems = run_files(task.name, results_dir), [], []
-    if only and files:
-        known = {path.parent.parent.name for path in files}
+    pending = pending_runs(task.name, results_dir)
+    if only and (files or pending):
+        known = {path.parent.parent.name for path in files} | {folder.parent.name for folder in pending}
         unknown = [name for name in only if name not in known]
         if unknown:
             raise unknown_name("system (--systems)", unknown[0], known)
         files = [path for path in files if path.parent.parent.name in only]
+    notes += [f"left out {folder}: {why}" for folder, why in pending.items() if not only or folder.parent.name in only]
     for path in files:
         try:
             result = read_json(path)
