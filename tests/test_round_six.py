@@ -63,7 +63,7 @@ def compared(*options: str):
     lambda d: d["meta"]["cost"].update(prompt_tokens_per_item=1.0),  # the cost
     lambda d: d.update(producer="ours"),  # an LLM run passed off as one of ours: the reference
     lambda d: d["meta"].update(command="baselines eval scalr --method tfidf"),  # how to reproduce it
-])
+], ids=["cost", "producer", "command"])
 def test_a_run_whose_results_file_was_edited_anywhere_is_left_out_and_named(tmp_path, change):
     scored(tmp_path, "plain", "B", "--producer", "other")
     edited = scored(tmp_path, "llm", "A")
@@ -197,7 +197,7 @@ def test_a_backup_whose_process_id_now_names_a_later_process_is_put_back(tmp_pat
     (b"# caf\xe9 au lait\nmin_df: 1\n", [":1:", "not UTF-8", "0xe9", "byte 6"]),
     ("min_df: 1\n".encode("utf-16"), ["UTF-16", "ff fe"]),
     ("min_df: 1\n".encode("utf-16-le"), ["NUL byte", "byte 2"]),
-])
+], ids=["key-twice", "nested-key-twice", "latin-1", "utf-16", "utf-16-no-mark"])
 @pytest.mark.parametrize("command", ["train", "eval"])
 def test_a_config_not_utf8_or_naming_a_key_twice_is_refused_naming_it(tmp_path, text, words, command):
     root = write_normalized(tmp_path)

@@ -103,7 +103,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  method: Optional[str] = Method, data_dir: Optional[Path] = DataDir,
                  split: Optional[str] = typer.Option(None, "--split", help="Split to evaluate (default: the task's)."),
                  test_file: Optional[Path] = typer.Option(None, "--test-file", help="Evaluate on this file instead of a split."),
-                 model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder to evaluate."),
+                 model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder to evaluate, as the method that saved it (--method may be left out; another one is refused)."),
                  cv: Optional[int] = typer.Option(None, "--cv", help="K-fold cross-validation over the split's items."),
                  seed: int = typer.Option(0, "--seed", help="Seed of the cross-validation folds (the bootstrap is always seeded with 0)."),
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
