@@ -291,3 +291,48 @@ def test_a_read_only_run_folder_is_not_replaced_whoever_runs_it(tmp_path, what):
         assert (folder / "results.json").read_text() == earlier and not list(folder.parent.glob(".*"))
     finally:
         made_read_only.chmod(0o755 if what == "folder" else 0o644)
+
+
+
+def dead_pid() -> int:
+    """The id of a process of this host that has ended."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_a_model_folder_whose_retraining_was_killed_is_put_back_when_it_is_read(tmp_path):
+    """`eval --name` of a model whose retraining was killed between its renames (its writer gone a moment ago)
+    evaluates the model it replaced, as the method that saved it."""
+    from baselines.core.leftovers import WRITER_MARK, _host
+
+    root = write_normalized(tmp_path)
+    trained = RUNNER.invoke(app, ["train", "caselawqa", "--method", "majority", "--name", "mine", "--data-dir",
+                                  str(root)])
+    assert trained.exit_code == 0, trained.output
+    model = Path(os.environ["BASELINES_MODELS"]) / "caselawqa" / "mine"
+    os.rename(model, model.with_name(f".mine.{WRITER_MARK}.{_host()}.{dead_pid()}.{'0' * 16}.old"))
+    done = RUNNER.invoke(app, ["eval", "caselawqa", "--name", "mine", "--data-dir", str(root)])
+    assert done.exit_code == 0, done.output
+    (run,) = (results_root() / "caselawqa" / "mine").glob("*/results.json")
+    assert json.loads(run.read_text())["meta"]["method"] == "majority" and (model / "config.json").is_file()
+
+
+def test_a_config_value_set_twice_on_the_command_line_is_refused(tmp_path):
+    root = write_normalized(tmp_path)
+    done = RUNNER.invoke(app, ["train", "caselawqa", "--method", "linear", "--set", "min_df=1", "--set", "min_df=3",
+                               "--data-dir", str(root)])
+    refused(done, "--set min_df is given twice")
+
+
+def test_a_compressed_document_to_label_is_named_as_compressed(tmp_path):
+    import gzip
+
+    from baselines.runs.corpus_input import file_text
+
+    document = tmp_path / "opinion.txt"
+    document.write_bytes(gzip.compress(b"The appeal is dismissed.\n"))
+    assert file_text(document).problem.startswith("is a gzip-compressed file")

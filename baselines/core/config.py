@@ -99,12 +99,15 @@ class _PlainLoader(yaml.SafeLoader):
 
 
 def parse_overrides(pairs: list[str]) -> dict:
-    """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True)."""
+    """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True); a key set twice is
+    refused, as in a config file (the last value would win, unsaid)."""
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise BaselinesError(f"--set expects key=value, got {pair!r}")
         key, value = pair.split("=", 1)
+        if key.strip() in out:
+            raise BaselinesError(f"--set {key.strip()} is given twice; give each key once")
         try:
             out[key.strip()] = yaml.load(value, Loader=_PlainLoader) if value else ""
         except yaml.YAMLError as exc:

@@ -40,16 +40,23 @@ def _open_binary(path: Path):
 def check_start(head: bytes, path: Path) -> None:
     """Refuse a file that its first bytes show to be compressed (gzip, bzip2, xz, zstd, zip) or UTF-16/32 text,
     saying so, instead of calling its second byte not UTF-8."""
+    problem = start_problem(head, path.name)
+    if problem:
+        raise DataError(problem, path)
+
+
+def start_problem(head: bytes, gzip_name: str | None = None) -> str | None:
+    """What the first bytes of a file show it to be when it is not plain text: compressed, or UTF-16/32 (None:
+    neither). `gzip_name`: the file's name, for a reader that reads gzip named .gz (the hint says so)."""
     for magic, kind in COMPRESSED:
         if head.startswith(magic) and (kind != "bzip2" or BZIP2.match(head)):
-            hint = (f"name it {path.name}.gz (this tool reads files named .gz), or decompress it" if kind == "gzip"
-                    else "decompress it first (this tool reads plain UTF-8 text, or gzip named .gz)")
-            raise DataError(f"is a {kind}-compressed file (it begins with the bytes {magic.hex(' ')}), not text: "
-                            f"{hint}", path)
+            hint = (f"name it {gzip_name}.gz (this tool reads files named .gz), or decompress it"
+                    if kind == "gzip" and gzip_name else "decompress it first")
+            return f"is a {kind}-compressed file (it begins with the bytes {magic.hex(' ')}), not text: {hint}"
     for mark, kind in WIDE_TEXT:
         if head.startswith(mark):
-            raise DataError(f"is {kind} text (it begins with the byte-order mark {mark.hex(' ')}), not UTF-8: save it "
-                            "as UTF-8", path)
+            return f"is {kind} text (it begins with the byte-order mark {mark.hex(' ')}), not UTF-8: save it as UTF-8"
+    return None
 
 
 def open_text(path: Path):

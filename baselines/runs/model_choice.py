@@ -9,6 +9,7 @@ from baselines.core.config import config_file, read_config, resolve_config, with
 from baselines.core.errors import BaselinesError
 from baselines.core.io import read_json
 from baselines.core.paths import models_root
+from baselines.core.safe_write import settled
 from baselines.methods import method_class, registration, saved_model_folder
 from baselines.methods.base import Method, saved_class
 from baselines.registry import Task
@@ -60,6 +61,7 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
     folder = choice.folder
     if folder is None:
         return method_from_params(choice.klass, params)
+    settled(folder)  # a retraining killed between its renames: the model it replaced is put back (or named)
     if (folder / "config.json").is_file():
         check_saved_method(folder, choice)
         check_saved_config(task, folder, config, overrides)
@@ -74,11 +76,19 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
     return method
 
 
+def named_model(task: str, name: str | None, models_dir) -> Path | None:
+    """The model folder a --name names (models/<task>/<name>), or None without a name."""
+    return saved_model_folder(models_root(models_dir), task, name) if name else None
+
+
 def saved_method(task: str, folder) -> str | None:
     """The name of the method a saved model folder was saved by (the class its config.json names), or None: no
     folder, no config.json, or a class that is no method of `task`."""
-    path = Path(folder) / "config.json" if folder is not None else None
-    if path is None or not path.is_file():
+    if folder is None:
+        return None
+    settled(Path(folder))  # a retraining killed between its renames: the model it replaced is put back (or named)
+    path = Path(folder) / "config.json"
+    if not path.is_file():
         return None
     entry = registration(_saved_class(path))
     return entry.name if entry is not None and entry.task == task else None
