@@ -335,4 +335,4 @@ def test_a_compressed_document_to_label_is_named_as_compressed(tmp_path):
 
     document = tmp_path / "opinion.txt"
     document.write_bytes(gzip.compress(b"The appeal is dismissed.\n"))
-    assert file_text(document).problem.startswith("is a gzip-compressed file")
+    assert file_text(document).problem.startswith("binary: a gzip-compressed file")

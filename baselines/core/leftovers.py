@@ -88,7 +88,7 @@ def pending_backup(target: Path) -> tuple[Path, str, str] | None:
     target = Path(target)
     if os.path.lexists(target):
         return None
-    found = [(entry, match) for entry, match in _backups(target)]
+    found = _backups(target)
     if not found:
         return None
     entry, match = max(found, key=lambda pair: pair[0].stat(follow_symlinks=False).st_ctime)

@@ -109,7 +109,7 @@ def _decoded(doc_id: str, name: str, data: bytes) -> CorpusText:
     """A document from its bytes: compressed, UTF-16, binary (NUL bytes), not UTF-8 or empty is a problem."""
     problem = start_problem(data[:10])
     if problem:
-        return CorpusText(doc_id, name, problem=problem)
+        return CorpusText(doc_id, name, problem=not_plain_text(problem))
     if b"\x00" in data:
         return CorpusText(doc_id, name, problem="binary (it holds NUL bytes), not text")
     try:
@@ -119,6 +119,11 @@ def _decoded(doc_id: str, name: str, data: bytes) -> CorpusText:
         return CorpusText(doc_id, name, problem=f"not UTF-8 text (byte 0x{data[exc.start:exc.start + 1].hex()} "
                                                 f"on line {line})")
     return checked_text(CorpusText(doc_id, name, text))
+
+
+def not_plain_text(problem: str) -> str:
+    """A reader's "is a gzip-compressed file ..." as a document's problem: "binary: a gzip-compressed file ..."."""
+    return ("binary: " if "compressed" in problem else "") + problem.removeprefix("is ")
 
 
 def checked_text(text: CorpusText) -> CorpusText:
@@ -133,7 +138,7 @@ def _jsonl_file_texts(path: Path) -> Iterator[CorpusText]:
     with open(path, "rb") as handle:
         problem = start_problem(handle.read(10))
         if problem:  # one problem for the file, not one per line of compressed bytes
-            yield CorpusText(str(path), str(path), problem=problem)
+            yield CorpusText(str(path), str(path), problem=not_plain_text(problem))
             return
         handle.seek(0)
         yield from jsonl_texts(handle, str(path))
