@@ -258,6 +258,13 @@ def test_an_out_that_cannot_be_written_is_refused_before_the_comparison(tmp_path
     plain.write_text("mine\n")
     refused(RUNNER.invoke(app, ["compare", "--all", "--out", str(plain), "--replicates", "200"]), str(plain),
             "is not a folder")
+    kept = tmp_path / "kept"
+    kept.mkdir(mode=0o555)
+    try:  # refused as a read-only file is, whoever runs it
+        refused(RUNNER.invoke(app, ["compare", "scalr", "--test-file", "tiny.jsonl", "--out", str(kept),
+                                    "--replicates", "200"]), str(kept), "is read-only")
+    finally:
+        kept.chmod(0o755)
 
 
 def test_export_batch_onto_a_folder_names_the_folder_never_a_temporary(tmp_path, data_dir):

@@ -73,6 +73,9 @@ def check_output(target: Path, *, folder: bool, option: str = "--out", example: 
         raise DataError(f"exists and is not a folder: {option} names a folder here (choose another)", target)
     if not folder and real.is_dir():
         raise DataError(f"is a folder: {option} names the file to write (e.g. {target / example})", target)
+    if folder and real.is_dir() and not os.stat(real).st_mode & stat.S_IWUSR:  # as a read-only file is, root or not
+        raise DataError(f"is read-only: refusing to write into it (make it writable, or choose another {option})",
+                        target)
     existing = real if folder and real.is_dir() else real.parent
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
