@@ -203,7 +203,8 @@ def test_the_encoder_a_saved_model_was_trained_with_is_not_an_override(tmp_path,
 
     folder = tmp_path / "rr" / "bilstm_crf-enc"
     folder.mkdir(parents=True)
-    (folder / "config.json").write_text(json.dumps({"params": {"encoder": "ENC"}}))
+    (folder / "config.json").write_text(json.dumps({"task": "rr", "method": "bilstm-crf", "params": {"encoder": "ENC"},
+                                                    "class": "baselines.tasks.rr.bilstm_crf:BiLstmCrfTagger"}))
     monkeypatch.setattr(Method, "load", classmethod(lambda cls, path: path))
     where = dict(model=None, models_dir=tmp_path, name="bilstm_crf-enc", config=None)
     assert run_module.fitted_method(get_task("rr"), "bilstm_crf", overrides={"encoder": "ENC"}, **where) == folder

@@ -22,7 +22,7 @@ from baselines.core.paths import results_root
 from baselines.core.records import Reference
 from baselines.evaluation.scoring import score_predictions
 from baselines.registry import get_task
-from baselines.runs.results_store import Variant, references_digest, write_run
+from baselines.runs.results_store import RESULTS_DIGEST, Variant, references_digest, results_digest, write_run
 
 REPO = Path(__file__).resolve().parent.parent
 DOC_PAGES = sorted(path for path in (REPO / "docs").rglob("*.md") if path.name != "cli.md")  # cli.md: usage lines
@@ -240,6 +240,7 @@ def test_an_llm_run_timed_here_shows_its_cost_as_measured(tiny_runs):
     result["meta"]["cost"] = {"llm": True, "items": 30, "predict": {"cpu_seconds_per_1000": 5479.0,
                                                                   "includes_fitting": False},
                               "machine": {"cpu": "Test CPU", "cores": 2}}
+    result["meta"][RESULTS_DIGEST] = results_digest(result)  # as `llm run` writes it: its digest matches
     run.write_text(json.dumps(result), encoding="utf-8")
     write_all(tiny_runs / "out", replicates=200)
     scalr = (tiny_runs / "out" / "headline.md").read_text(encoding="utf-8").split("### scalr")[1].split("###")[0]

@@ -104,7 +104,7 @@ def eval_command(task: str = typer.Argument(..., help="Task name (see `baselines
                  method: Optional[str] = Method, data_dir: Optional[Path] = DataDir,
                  split: Optional[str] = typer.Option(None, "--split", help="Split to evaluate (default: the task's)."),
                  test_file: Optional[Path] = typer.Option(None, "--test-file", help="Evaluate on this file instead of a split."),
-                 model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder to evaluate."),
+                 model: Optional[Path] = typer.Option(None, "--model", help="A saved model folder to evaluate, as the method that saved it (--method may be left out; another one is refused)."),
                  cv: Optional[int] = typer.Option(None, "--cv", help="K-fold cross-validation over the split's items."),
                  seed: int = typer.Option(0, "--seed", help="Seed of the cross-validation folds (the bootstrap is always seeded with 0)."),
                  config: Optional[Path] = Config, set_: Optional[List[str]] = Sets,
@@ -219,9 +219,9 @@ def compare_command(task: Optional[str] = typer.Argument(None, help="Task name (
             fail("give a task name (see `baselines ls`), or --all --out DIR for every task")
         task_options(task, scatter=scatter)
         if out:
-            from baselines.core.io import writable_target
+            from baselines.core.safe_write import check_output
 
-            writable_target(out)  # refused before the comparison, not after it
+            check_output(out, folder=True)  # refused before the comparison, not after it
         with silenced(quiet), stage(f"comparing the runs of {task} ({replicates} bootstrap replicates)"):
             comparison = compare.compare(task, results_dir, split=split, against=against, replicates=replicates,
                                          seed=seed, segmenter=segmenter, test_file=test_file,
@@ -244,6 +244,9 @@ def compare_all(out: Optional[Path], results_dir: Optional[Path], readme: Option
         fail(f"--all compares every task as it stands; {', '.join(given)} apply to one task only")
     if out is None:
         fail("--all needs --out DIR, the folder of the results pages (e.g. docs/results)")
+    from baselines.core.safe_write import check_output
+
+    check_output(out, folder=True)  # refused before the comparisons, not after them
     with silenced(quiet):
         written = write_all(out, results_dir, readme=readme, replicates=replicates, seed=seed, only=only)
     for path in written:

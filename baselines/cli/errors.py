@@ -6,6 +6,7 @@ import functools
 import typer
 
 from baselines.core.errors import BaselinesError
+from baselines.core.leftovers import temporary_target
 
 
 def fail(message: str) -> None:
@@ -38,7 +39,8 @@ def reported(command):
 
 
 def os_error_line(exc: OSError) -> str:
-    """'<file>: <reason>' (both files for a rename), or the error itself when it names no file."""
+    """'<file>: <reason>' (both files for a rename), or the error itself when it names no file; a hidden temporary
+    of this tool is named as the file it stands for, the one the user named."""
     reason = exc.strerror or str(exc)
-    files = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
-    return f"{' -> '.join(files)}: {reason}" if files else reason
+    files = [temporary_target(str(name)) or str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{' -> '.join(dict.fromkeys(files))}: {reason}" if files else reason

@@ -24,6 +24,10 @@ def get_command(name: str = typer.Argument("smollm2-135m-instruct", help="The lo
     from baselines.llm.local_models import fetch_local_model, local_model, model_args
 
     model = local_model(name)
+    if out is not None:
+        from baselines.core.safe_write import check_output
+
+        check_output(out, folder=True)  # before the download, not after it
     folder = fetch_local_model(name, out, models_dir, force=force)
     typer.echo(f"{model.name}: {folder / model.file_name} ({model.licence}; {model.about})")
     typer.echo(f"  lm_eval --model hf --model_args {model_args(model, folder)}"

@@ -126,12 +126,12 @@ def speed_encoders_command(data_dir: Optional[Path] = DataDir, encoder: Optional
                            out: Optional[Path] = typer.Option(None, "--out", help="Also write the report as JSON.")):
     """Texts/s of each encoding backend (torch, onnx, onnx-int8), and cosines of their vectors with torch's; with
     the CPU and its load average before and after, and a warning when other work shared the cores."""
-    from baselines.core.io import writable_target
     from baselines.core.machine import disturbance_warning
+    from baselines.core.safe_write import check_output
     from baselines.encoders.speed import encoder_speed, render_speed, write_speed_report
 
     if out is not None:
-        writable_target(out)  # a device or FIFO is refused before the speed test, not after it
+        check_output(out, folder=False, example="speed.json")  # before the speed test, not after it
     report = encoder_speed(data_dir, encoder, n=n, repeats=repeats, task=texts)
     typer.echo(render_speed(report))
     if report["disturbed"]:
@@ -152,15 +152,15 @@ def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' |
     """Documents/s and sentences/s (answers/s) of `baselines predict` end to end, nothing cached; for a model that
     encodes sentences, also the encoder's own speed on the same sentences and the ratio of the two; with the CPU
     and its load average before and after, and a warning when other work shared the cores."""
-    from baselines.core.io import writable_target
     from baselines.core.machine import disturbance_warning
+    from baselines.core.safe_write import check_output
     from baselines.encoders.speed import write_speed_report
     from baselines.runs.corpus_speed import predict_speed, render_predict_speed
 
     predict_task(task, "local", segmenter)
     task_options(task, subtasks=subtasks)
     if out is not None:
-        writable_target(out)
+        check_output(out, folder=False, example="speed.json")
     report = predict_speed(task, source, hook_options(model, method, models_dir, data_dir, segmenter, subtasks), n=n)
     typer.echo(render_predict_speed(report))
     if report["disturbed"]:

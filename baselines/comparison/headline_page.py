@@ -10,7 +10,7 @@ from baselines.comparison.leaderboard import Comparison
 from baselines.comparison.placeholders import PLACEHOLDERS, used_placeholders
 from baselines.comparison.published import published_figures
 from baselines.core.errors import BaselinesError
-from baselines.core.io import writable_target
+from baselines.core.io import read_text_as_given, writable_target
 from baselines.registry import TASKS, LmEvalExport
 
 HEADLINE_START, HEADLINE_END = "<!-- headline:start -->", "<!-- headline:end -->"
@@ -98,6 +98,6 @@ def checked_readme(readme: Path | None) -> str | None:
     writable_target(readme)
     if not readme.is_file():
         raise BaselinesError(f"--readme {readme} is not a file")
-    text = readme.read_text(encoding="utf-8")
+    text = read_text_as_given(readme)  # not UTF-8: refused naming the line and the byte
     with_headline(text, "", str(readme))
     return text

@@ -6,7 +6,9 @@ segmenter), never by file names. Only runs computed on the same references (the 
 answers, by digest) as the reference system are compared; the others are left out with a note.
 Every figure shown is recomputed from each run's samples with the evaluator's functions, and a run whose
 results file states other figures is left out with a note naming it (systems.py); paired statistics
-(paired.py) use the same metric functions as scoring.
+(paired.py) use the same metric functions as scoring. A run whose folder changed after it was written (any
+field of results.json, by its digest: cost, producer and command as well as figures; or a file it lists) is
+left out with a note naming it (`check_unchanged`).
 
 Runs scored with --only-present or --missing failed-wrong (partial: some references skipped) are scored on the
 items they kept only, so they rank after the runs on every reference, are the reference only when named or when no
@@ -29,7 +31,7 @@ from baselines.core.io import read_json
 from baselines.core.params import check_option
 from baselines.core.paths import models_root, results_root
 from baselines.core.safe_write import write_output_folder
-from baselines.runs.results_store import Variant, run_files
+from baselines.runs.results_store import RESULTS_DIGEST, Variant, changed_since_written, pending_runs, run_files
 from baselines.registry import ItemsFromPredictions, Task, get_task
 
 
@@ -77,13 +79,14 @@ def compare(task_name: str, results_dir=None, split: str | None = None, against:
     split = split or task.eval_split
     systems, notes = collect(task, results_dir, split, segmenter, test_file, only)
     systems, miscounted = check_skipped(task, systems)
+    systems, changed = check_unchanged(task, systems)
     systems.sort(key=lambda s: (s.partial, s.overlap_note is not None, -s.value, s.name))  # in-sample runs last
     reference, more = choose_reference(systems, against)
     systems, left_out = same_references(systems, reference)
     paired, paired_notes = paired_all(task, reference, systems, replicates, seed)
     notes += [note for system in systems for note in system.notes] + extractor_notes(systems)
     return Comparison(task, test_file or split, reference, systems, paired,
-                      notes + more + left_out + miscounted + paired_notes, replicates, seed)
+                      notes + changed + more + left_out + miscounted + paired_notes, replicates, seed)
 
 
 def extractor_notes(systems: list[System]) -> list[str]:
@@ -100,12 +103,14 @@ def collect(task: Task, results_dir, split: str, segmenter: str | None = None, t
             only: list[str] | None = None) -> tuple[list[System], list[str]]:
     """Systems whose runs match the wanted variant; an unreadable run is named in a note and skipped."""
     files, notes, systems = run_files(task.name, results_dir), [], []
-    if only and files:
-        known = {path.parent.parent.name for path in files}
+    pending = pending_runs(task.name, results_dir)
+    if only and (files or pending):
+        known = {path.parent.parent.name for path in files} | {folder.parent.name for folder in pending}
         unknown = [name for name in only if name not in known]
         if unknown:
             raise unknown_name("system (--systems)", unknown[0], known)
         files = [path for path in files if path.parent.parent.name in only]
+    notes += [f"left out {folder}: {why}" for folder, why in pending.items() if not only or folder.parent.name in only]
     for path in files:
         try:
             result = read_json(path)
@@ -171,6 +176,32 @@ def check_skipped(task: Task, systems: list[System]) -> tuple[list[System], list
     return [s for s in systems if s not in wrong], notes
 
 
+def check_unchanged(task: Task, systems: list[System]) -> tuple[list[System], list[str]]:
+    """The systems whose run folder is as this tool wrote it: the whole of results.json (its digest: cost, producer,
+    command and provenance too, not only the figures recomputed from the samples) and every file it lists. Each run
+    left out is named in a note; so is each run written before results files carried their digest, shown but
+    checked by its figures and files alone, and never the default reference while a checked run is there."""
+    kept, notes = [], []
+    for system in systems:
+        changed = changed_since_written(system.path.parent, system.result)
+        if changed:
+            notes.append(f"left out {system.path.parent}: {changed}; score or evaluate it again")
+            continue
+        kept.append(system)
+        if RESULTS_DIGEST not in system.result["meta"]:
+            notes.append(f"{system.path}: written without a {RESULTS_DIGEST} (an earlier release): its figures are "
+                         "recomputed from its samples, but what else it says (producer, cost, command) cannot be "
+                         "checked; score or evaluate it again to check it")
+    if not kept:
+        raise BaselinesError(f"no run of {task.name} is left to compare: {'; '.join(notes)}")
+    return kept, notes
+
+
+def unchecked(system: System) -> bool:
+    """A run whose results.json carries no digest (an earlier release's): nothing but its figures is checked."""
+    return RESULTS_DIGEST not in system.result["meta"]
+
+
 def digest(system: System) -> str | None:
     """The references digest a run was scored on."""
     return system.result["variant"].get("references")
@@ -188,7 +219,7 @@ def choose_reference(systems: list[System], against: str | None) -> tuple[System
         raise unknown_name("system (--against)", against, [s.name for s in systems])
     common = most_common_references(systems)
     pool = sorted((s for s in systems if digest(s) == common),  # stable: best first within each kind
-                  key=lambda s: (s.partial, s.overlap_note is not None, s.external))  # in-sample runs last
+                  key=lambda s: (s.partial, s.overlap_note is not None, s.external, unchecked(s)))  # in-sample last
     if not pool[0].external:
         return pool[0], []
     partial = any(not s.external for s in pool)  # ours, but scored with --only-present

@@ -34,7 +34,7 @@ from baselines.core import progress
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import read_json, writable_target
 from baselines.core.params import check_option
-from baselines.core.safe_write import write_output_folder
+from baselines.core.safe_write import check_output, write_output_folder
 from baselines.core.paths import results_root
 from baselines.registry import TASKS, Subtasks, Task
 from baselines.runs.results_store import Variant, run_files
@@ -167,8 +167,7 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
     out = Path(out)
     check_option("replicates", replicates, "--replicates")
     check_option("seed", seed, "--seed")
-    if out.exists() and not out.is_dir():
-        raise BaselinesError(f"--out {out} exists and is not a folder")
+    check_output(out, folder=True)  # a file, a link to nothing, a folder this user cannot write in
     readme_text = checked_readme(readme)
     tasks = _chosen_tasks(only)
     kept = kept_sections(out, [task.name for task in tasks]) if only else None

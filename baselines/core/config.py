@@ -8,11 +8,13 @@ Unknown keys are errors; the resolved parameters are saved with the model and th
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Hashable
 from pathlib import Path
 
 import yaml
 
 from baselines.core.errors import BaselinesError
+from baselines.core.reading import read_text_as_given
 from baselines.core.params import (allows_none, check_params, field_defaults, hint_options, is_number_grid,
                                    type_hints)
 
@@ -44,12 +46,17 @@ def config_file(task: str, given: Path | str) -> Path:
 
 
 def read_config(path: Path) -> dict:
-    """The parameter values a YAML config file sets (plain YAML: no aliases, at most MAX_CONFIG_BYTES)."""
+    """The parameter values a YAML config file sets (plain UTF-8 YAML: no aliases, no key named twice in one mapping,
+    at most MAX_CONFIG_BYTES)."""
     path = Path(path)
     if path.stat().st_size > MAX_CONFIG_BYTES:
         raise BaselinesError(f"{path}: a config is at most {MAX_CONFIG_BYTES // 1024} KiB of YAML")
+    text = read_text_as_given(path)  # not UTF-8 (a Latin-1 byte, UTF-16): refused naming the line and the byte
+    if "\x00" in text:
+        raise BaselinesError(f"{path}: holds a NUL byte (at byte {text.encode().index(0) + 1}): not UTF-8 text "
+                             "(UTF-16 without a byte-order mark?); save it as UTF-8")
     try:
-        loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_PlainLoader) or {}
+        loaded = yaml.load(text, Loader=_PlainLoader) or {}
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f":{mark.line + 1}" if mark is not None else ""
@@ -77,14 +84,30 @@ class _PlainLoader(yaml.SafeLoader):
                                        problem_mark=event.start_mark)
         return super().compose_node(parent, index)
 
+    def construct_mapping(self, node, deep=False):
+        """A mapping that names each key once: YAML would keep the last value of a key named twice, unsaid."""
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if isinstance(key, Hashable) and key in seen:
+                    raise yaml.MarkedYAMLError(problem=f"the key {key!r} is named twice in one mapping; each key may "
+                                                       "appear once", problem_mark=key_node.start_mark)
+                if isinstance(key, Hashable):
+                    seen.add(key)
+        return super().construct_mapping(node, deep)
+
 
 def parse_overrides(pairs: list[str]) -> dict:
-    """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True)."""
+    """'key=value' strings -> dict, values parsed as YAML scalars ('3' -> 3, 'true' -> True); a key set twice is
+    refused, as in a config file (the last value would win, unsaid)."""
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise BaselinesError(f"--set expects key=value, got {pair!r}")
         key, value = pair.split("=", 1)
+        if key.strip() in out:
+            raise BaselinesError(f"--set {key.strip()} is given twice; give each key once")
         try:
             out[key.strip()] = yaml.load(value, Loader=_PlainLoader) if value else ""
         except yaml.YAMLError as exc:

@@ -4,6 +4,7 @@ writable_target, write_json, write_jsonl)."""
 from __future__ import annotations
 
 from baselines.core.reading import (  # noqa: F401 - re-exported: the one read path
-    open_text, not_utf8, decode_utf8, read_text, read_text_as_given, read_jsonl, read_json, unique_keys, loads_strict)
+    open_text, not_utf8, decode_utf8, read_text, read_text_as_given, read_jsonl, read_json, unique_keys, loads_strict,
+    start_problem)
 from baselines.core.safe_write import (  # noqa: F401 - re-exported: the one write path
     atomic_path, writable_target, write_json, write_jsonl)

@@ -5,7 +5,10 @@ Every temporary or backup beside a target is named after this tool and its write
 of a writer that no longer runs goes at the next write of the same target (`remove_stale`), with one exception: a
 folder swap killed between its two renames leaves no folder at the target, its previous copy as `.old` and the new
 one unfinished as `.tmp`. The previous copy is then the last complete state: it is moved back (`restore_interrupted`),
-never deleted, before anything else is done with the target.
+never deleted, by the next command that reads or writes the target, whatever its age, as soon as its writer is known
+to be gone: a process of this host that no longer runs (or a process with its id that started after the backup was
+made). Until then (a writer of another host, for STALE_REMOTE_SECONDS, or one that still runs) it is `pending`: no
+write goes over the target, and `compare` names the run.
 """
 from __future__ import annotations
 
@@ -47,6 +50,13 @@ def remove(path: Path) -> None:
             path.unlink()
 
 
+def temporary_target(path: str) -> str | None:
+    """The path a temporary or backup of this tool stands beside (what the user named), or None for any other
+    path: errors name the user's path, never a hidden temporary one."""
+    match = re.fullmatch(rf"\.(?P<name>.+?)\.{WRITER_MARK}\..*\.(?:tmp|old)", os.path.basename(str(path)))
+    return os.path.join(os.path.dirname(str(path)), match["name"]) if match else None
+
+
 def interrupted_target(entry: str) -> str | None:
     """The name of the target a `.old` backup of this tool was made for, or None when `entry` is no such backup."""
     match = re.fullmatch(rf"\.(?P<name>.+)\.{WRITER_MARK}\.[A-Za-z0-9-]*\.[0-9]+\.[0-9a-f]{{16}}\.old", entry)
@@ -54,23 +64,46 @@ def interrupted_target(entry: str) -> str | None:
 
 
 def restore_interrupted(target: Path) -> Path | None:
-    """Move back the newest stale `.old` copy of `target` when no target is there (a swap killed between its
-    renames); returns it, or None. Stale: its writer no longer runs (see `remove_stale`)."""
+    """Move back the newest `.old` copy of `target` whose writer is gone (`_writer_gone`, whatever its age) when no
+    target is there (a swap killed between its renames); returns it, or None. Several commands may try at once:
+    the first one puts it back, the others find the target there."""
     target = Path(target)
     if os.path.lexists(target):
         return None
+    olds = [entry for entry, match in _backups(target) if _writer_gone(entry, match["host"], match["pid"])]
+    if not olds:
+        return None
+    newest = max(olds, key=lambda entry: entry.stat(follow_symlinks=False).st_ctime)
+    try:
+        os.replace(newest.path, target)
+    except OSError:  # another command put it (or another copy) back first
+        return None
+    return Path(newest.path)
+
+
+def pending_backup(target: Path) -> tuple[Path, str, str] | None:
+    """(the backup, its writer's host, its writer's pid) when no `target` is there and its only copy is a hidden
+    `.old` backup whose writer may still run (another host, or a process that runs): a swap under way, or killed
+    where this host cannot tell; None otherwise."""
+    target = Path(target)
+    if os.path.lexists(target):
+        return None
+    found = _backups(target)
+    if not found:
+        return None
+    entry, match = max(found, key=lambda pair: pair[0].stat(follow_symlinks=False).st_ctime)
+    return Path(entry.path), match["host"], match["pid"]
+
+
+def _backups(target: Path) -> list[tuple[os.DirEntry, re.Match]]:
+    """The `.old` backups of `target` this tool made, with the match of their names (host, pid)."""
     pattern = ours_pattern(target.name)
     try:
         entries = list(os.scandir(target.parent))
-    except FileNotFoundError:
-        return None
-    olds = [entry for entry in entries if (match := pattern.fullmatch(entry.name)) and entry.name.endswith(".old")
-            and _is_stale(entry, match["host"], match["pid"])]
-    if not olds:
-        return None
-    newest = max(olds, key=lambda entry: entry.stat(follow_symlinks=False).st_mtime)
-    os.replace(newest.path, target)
-    return Path(newest.path)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [(entry, match) for entry in entries if (match := pattern.fullmatch(entry.name))
+            and entry.name.endswith(".old")]
 
 
 def remove_stale(target: Path) -> list[Path]:
@@ -105,6 +138,31 @@ def _is_stale(entry: os.DirEntry, host: str | None, pid: str | None) -> bool:
     if host != _host():
         return age > STALE_REMOTE_SECONDS
     return age > STALE_SECONDS and not _running(int(pid))
+
+
+def _writer_gone(entry: os.DirEntry, host: str, pid: str) -> bool:
+    """Whether the writer of a backup is known to be gone: a process of this host that no longer runs, or whose id
+    now belongs to a process started after the backup was made; one of another host after STALE_REMOTE_SECONDS."""
+    try:
+        made = entry.stat(follow_symlinks=False).st_ctime  # a rename sets it: when the copy was moved aside
+    except FileNotFoundError:
+        return False
+    if host != _host():
+        return time.time() - made > STALE_REMOTE_SECONDS
+    started = _started(int(pid))
+    return not _running(int(pid)) or (started is not None and started > made + 1)
+
+
+def _started(pid: int) -> float | None:
+    """When process `pid` of this host started (seconds since the epoch), or None where that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            ticks = int(handle.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/stat", encoding="ascii") as handle:
+            boot = next(int(line.split()[1]) for line in handle if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def _running(pid: int) -> bool:

@@ -12,12 +12,51 @@ from typing import Iterator
 from baselines.core.errors import DataError
 
 
+COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+              (b"PK\x03\x04", "zip"))  # the first bytes of compressed files; bzip2 also needs its block magic
+BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")
+WIDE_TEXT = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+             (b"\xfe\xff", "UTF-16"))  # byte-order marks of text that is not UTF-8
+
+
 def _open_binary(path: Path):
-    """Open a file (gzip when the name ends in .gz) for reading bytes."""
+    """Open a file (gzip when the name ends in .gz) for reading bytes; a compressed file with another name, or
+    UTF-16/32 text, is refused by its first bytes (`check_start`)."""
     path = Path(path)
     if not path.is_file():
         raise DataError("file not found", path)
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")
+    handle = open(path, "rb")
+    try:
+        check_start(handle.read(10), path)
+    except BaseException:
+        handle.close()
+        raise
+    handle.seek(0)
+    return handle
+
+
+def check_start(head: bytes, path: Path) -> None:
+    """Refuse a file that its first bytes show to be compressed (gzip, bzip2, xz, zstd, zip) or UTF-16/32 text,
+    saying so, instead of calling its second byte not UTF-8."""
+    problem = start_problem(head, path.name)
+    if problem:
+        raise DataError(problem, path)
+
+
+def start_problem(head: bytes, gzip_name: str | None = None) -> str | None:
+    """What the first bytes of a file show it to be when it is not plain text: compressed, or UTF-16/32 (None:
+    neither). `gzip_name`: the file's name, for a reader that reads gzip named .gz (the hint says so)."""
+    for magic, kind in COMPRESSED:
+        if head.startswith(magic) and (kind != "bzip2" or BZIP2.match(head)):
+            hint = (f"name it {gzip_name}.gz (this tool reads files named .gz), or decompress it"
+                    if kind == "gzip" and gzip_name else "decompress it first")
+            return f"is a {kind}-compressed file (it begins with the bytes {magic.hex(' ')}), not text: {hint}"
+    for mark, kind in WIDE_TEXT:
+        if head.startswith(mark):
+            return f"is {kind} text (it begins with the byte-order mark {mark.hex(' ')}), not UTF-8: save it as UTF-8"
+    return None
 
 
 def open_text(path: Path):

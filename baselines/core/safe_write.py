@@ -13,8 +13,10 @@ Three rules hold for every output, file or folder alike:
   writers' files are refused before any work, and several files are staged beside their targets before the
   first one replaces its target.
 
-Temporaries are hidden siblings named after their writer (`.<name>.<host>_<pid>_<hex>.tmp` / `.old`); those of
-killed writers are removed by the next write of the same target.
+Temporaries are hidden siblings named after their writer (`.<name>.legal-baselines.<host>.<pid>.<hex>.tmp` /
+`.old`); those of killed writers are removed by the next write of the same target. A folder whose only copy is the
+`.old` of a swap killed between its two renames is put back first; while its writer cannot be known to be gone
+(leftovers.py), nothing is written over that name (`check_no_pending`).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from baselines.core.errors import DataError
-from baselines.core.leftovers import remove, remove_stale, sibling
+from baselines.core.leftovers import pending_backup, remove, remove_stale, restore_interrupted, sibling
 from baselines.core.manifest import changed_names, file_digest, manifest_bytes, owned_names, read_manifest
 
 
@@ -57,6 +59,32 @@ def writable_target(target: Path, inputs: Iterable[Path] = (), *, follow_link: b
     return real
 
 
+def check_output(target: Path, *, folder: bool, option: str = "--out", example: str = "out.json") -> Path:
+    """An output the user named (`option`, a file or a `folder`), checked before any work: besides what
+    `writable_target` refuses, a folder named by a symbolic link to nothing, a file where a folder goes or a folder
+    where a file goes (`example`: a file name to suggest inside it), and a place whose nearest existing folder this
+    user cannot write in. Returns the path written."""
+    target = Path(target)
+    if folder and os.path.islink(target) and not os.path.exists(target):
+        raise DataError(f"is a symbolic link to {os.readlink(target)}, which does not exist: create that folder, or "
+                        f"choose another {option}", target)
+    real = writable_target(target)
+    if folder and real.exists() and not real.is_dir():
+        raise DataError(f"exists and is not a folder: {option} names a folder here (choose another)", target)
+    if not folder and real.is_dir():
+        raise DataError(f"is a folder: {option} names the file to write (e.g. {target / example})", target)
+    if folder and real.is_dir() and not os.stat(real).st_mode & stat.S_IWUSR:  # as a read-only file is, root or not
+        raise DataError(f"is read-only: refusing to write into it (make it writable, or choose another {option})",
+                        target)
+    existing = real if folder and real.is_dir() else real.parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise DataError(f"cannot be written: {existing} is not a folder this user can write in (choose another "
+                        f"{option})", target)
+    return real
+
+
 def check_file_target(path: Path) -> None:
     """A file about to be replaced keeps what its user set on it: one with other hard links (they would keep the old
     text) or one made read-only is refused, in one line; its mode is kept (`_keep_mode`)."""
@@ -80,8 +108,9 @@ def _keep_mode(tmp: Path, target: Path) -> None:
 
 
 def check_replaceable_folder(folder: Path, markers: Iterable[str] = ()) -> None:
-    """Refuse to replace `folder` when it is a symbolic link, not a folder, or a non-empty folder holding none
-    of `markers` (the file each writer of such folders leaves: results.json, config.json) as a regular file."""
+    """Refuse to replace `folder` when it is a symbolic link, not a folder, a non-empty folder holding none of
+    `markers` (the file each writer of such folders leaves: results.json, config.json) as a regular file, or one
+    made read-only (the folder itself, or its marker file)."""
     folder = Path(folder)
     if os.path.islink(folder):
         raise DataError("is a symbolic link: refusing to replace the folder it names (remove the link, or "
@@ -94,6 +123,10 @@ def check_replaceable_folder(folder: Path, markers: Iterable[str] = ()) -> None:
     if markers and any(folder.iterdir()) and not any(_is_regular(folder / name) for name in markers):
         raise DataError(f"holds files and no {' or '.join(markers)}: this program did not write it; refusing "
                         "to replace it (move it away, or choose another name)", folder)
+    for path in (folder, *(folder / name for name in markers if _is_regular(folder / name))):
+        if not os.lstat(path).st_mode & stat.S_IWUSR:  # as a file is (check_file_target), whoever runs this
+            raise DataError("is read-only: refusing to replace its folder (make it writable, or choose another "
+                            "name)", path)
 
 
 def _is_regular(path: Path) -> bool:
@@ -128,6 +161,7 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
         yield tmp
         if tmp.is_dir():
             with _exclusive_lock(target.parent):
+                check_no_pending(target)
                 check_replaceable_folder(given, [marker] if isinstance(marker, str) else marker or [])
                 if check is not None:
                     check()
@@ -138,6 +172,29 @@ def atomic_path(target: Path, check: Callable[[], None] | None = None, *, follow
             os.replace(tmp, target)
     finally:
         remove(tmp)
+
+
+def check_no_pending(target: Path) -> None:
+    """Put back the previous copy of a folder swap of `target` killed between its renames (its writer gone), and
+    refuse to write when no `target` is there but such a copy whose writer may still run: writing then would leave
+    the last complete state only as a hidden backup, which a later write would delete."""
+    restore_interrupted(target)
+    pending = pending_backup(target)
+    if pending is not None:
+        backup, host, pid = pending
+        raise DataError(f"is not there: its last complete copy is the hidden backup {backup.name}, left by process "
+                        f"{pid} on host {host}, which may still be writing it; refusing to write over that name (if "
+                        f"that process was killed, rename the backup to {Path(target).name}; else wait for it)", target)
+
+
+def settled(target: Path) -> None:
+    """`check_no_pending`, under the lock a folder swap beside `target` holds (no swap is half done meanwhile):
+    run before any work by the commands that replace a folder."""
+    target = Path(target)
+    if not target.parent.is_dir():
+        return
+    with _exclusive_lock(target.parent):
+        check_no_pending(target)
 
 
 def write_staged(targets: dict[Path, bytes]) -> list[Path]:

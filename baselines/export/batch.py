@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from baselines.core.errors import BaselinesError
-from baselines.core.safe_write import write_staged, writable_target
+from baselines.core.safe_write import check_output, write_staged, writable_target
 from baselines.export.lm_eval import export_lm_eval
 from baselines.runs.llm_cost import token_counter
 from baselines.runs.prompt_record import batch_record_path, record_bytes
@@ -64,7 +64,7 @@ def export_batch(task_name: str, data_dir, out: Path, *, api: str, model: str, e
     export options (--max-chars, --window, --prompt)."""
     _check_choices(api, endpoint, model, max_tokens)
     out = Path(out)
-    writable_target(out)  # a device or a link is refused before any work
+    check_output(out, folder=False, example="requests.jsonl")  # a folder, a device, a link: before any work
     with tempfile.TemporaryDirectory(prefix="legal-baselines-batch-") as scratch:
         export = export_lm_eval(task_name, data_dir, Path(scratch) / "export", split=split, load_options=load_options,
                                 sample=sample, seed=seed, **options)

@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 
 from baselines.core.errors import BaselinesError
 from baselines.core.manifest import changed_names, file_digest, manifest_bytes, read_manifest
+from baselines.core.safe_write import check_output, settled
 
 MANIFEST = "export_manifest.json"  # the files an export wrote: --force replaces a folder holding only those
 README_TITLE = "# lm-evaluation-harness tasks:"  # the first line of every export's README.md
@@ -20,6 +21,8 @@ def export_folder(out) -> Path:
         raise BaselinesError(f"{given} is a symbolic link: give the folder itself as --out")
     if given.exists() and not given.is_dir():
         raise BaselinesError(f"{given} exists and is not a folder (a file or device): choose another --out")
+    check_output(given, folder=True)  # a folder this user cannot write in: before any work
+    settled(given)  # an export killed between its renames: the earlier one is put back (or named) first
     return given.resolve()
 
 

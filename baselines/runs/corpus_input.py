@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from baselines.core.io import loads_strict
+from baselines.core.io import loads_strict, start_problem
 from baselines.core.errors import DataError
 
 MAX_TEXT_BYTES = 64 * 2**20  # a document larger than this is reported, not read
@@ -106,7 +106,10 @@ def file_text(path: Path) -> CorpusText:
 
 
 def _decoded(doc_id: str, name: str, data: bytes) -> CorpusText:
-    """A document from its bytes: binary (NUL bytes), not UTF-8 or empty is a problem."""
+    """A document from its bytes: compressed, UTF-16, binary (NUL bytes), not UTF-8 or empty is a problem."""
+    problem = start_problem(data[:10])
+    if problem:
+        return CorpusText(doc_id, name, problem=not_plain_text(problem))
     if b"\x00" in data:
         return CorpusText(doc_id, name, problem="binary (it holds NUL bytes), not text")
     try:
@@ -116,6 +119,11 @@ def _decoded(doc_id: str, name: str, data: bytes) -> CorpusText:
         return CorpusText(doc_id, name, problem=f"not UTF-8 text (byte 0x{data[exc.start:exc.start + 1].hex()} "
                                                 f"on line {line})")
     return checked_text(CorpusText(doc_id, name, text))
+
+
+def not_plain_text(problem: str) -> str:
+    """A reader's "is a gzip-compressed file ..." as a document's problem: "binary: a gzip-compressed file ..."."""
+    return ("binary: " if "compressed" in problem else "") + problem.removeprefix("is ")
 
 
 def checked_text(text: CorpusText) -> CorpusText:
@@ -128,6 +136,11 @@ def checked_text(text: CorpusText) -> CorpusText:
 
 def _jsonl_file_texts(path: Path) -> Iterator[CorpusText]:
     with open(path, "rb") as handle:
+        problem = start_problem(handle.read(10))
+        if problem:  # one problem for the file, not one per line of compressed bytes
+            yield CorpusText(str(path), str(path), problem=not_plain_text(problem))
+            return
+        handle.seek(0)
         yield from jsonl_texts(handle, str(path))
 
 

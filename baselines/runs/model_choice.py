@@ -9,9 +9,10 @@ from baselines.core.config import config_file, read_config, resolve_config, with
 from baselines.core.errors import BaselinesError
 from baselines.core.io import read_json
 from baselines.core.paths import models_root
-from baselines.methods import method_class, saved_model_folder
+from baselines.core.safe_write import settled
+from baselines.methods import method_class, registration, saved_model_folder
+from baselines.methods.base import Method, saved_class
 from baselines.methods.checkpoint import is_partial
-from baselines.methods.base import Method
 from baselines.registry import Task
 
 
@@ -61,7 +62,9 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
     folder = choice.folder
     if folder is None:
         return method_from_params(choice.klass, params)
+    settled(folder)  # a retraining killed between its renames: the model it replaced is put back (or named)
     if (folder / "config.json").is_file():
+        check_saved_method(folder, choice)
         check_saved_config(task, folder, config, overrides)
         return Method.load(folder)
     if choice.given and not is_partial(folder):
@@ -75,6 +78,41 @@ def load_method(task: Task, choice: ModelChoice, *, name: str | None, config: Pa
         raise BaselinesError(f"no trained model in {folder}; run `{command}` first"
                              + (" or evaluate with --cv K" if task.train_split is None else ""))
     return method
+
+
+def named_model(task: str, name: str | None, models_dir) -> Path | None:
+    """The model folder a --name names (models/<task>/<name>), or None without a name."""
+    return saved_model_folder(models_root(models_dir), task, name) if name else None
+
+
+def saved_method(task: str, folder) -> str | None:
+    """The name of the method a saved model folder was saved by (the class its config.json names), or None: no
+    folder, no config.json, or a class that is no method of `task`."""
+    if folder is None:
+        return None
+    settled(Path(folder))  # a retraining killed between its renames: the model it replaced is put back (or named)
+    path = Path(folder) / "config.json"
+    if not path.is_file():
+        return None
+    entry = registration(_saved_class(path))
+    return entry.name if entry is not None and entry.task == task else None
+
+
+def check_saved_method(folder: Path, choice: ModelChoice) -> None:
+    """Refuse to evaluate a saved model under another method's name (its run would be filed, and reproduced, as
+    that method): the class its config.json names must be the class of the method asked for."""
+    klass = _saved_class(folder / "config.json")
+    if klass is not choice.klass:
+        entry = registration(klass)
+        saved = entry.name if entry is not None else klass.__name__
+        raise BaselinesError(f"{folder} holds a model saved by the method {saved!r}, not {choice.method_name!r}: "
+                             f"leave --method out (a saved model is evaluated as the method that saved it), or "
+                             f"give --method {saved}")
+
+
+def _saved_class(path: Path) -> type[Method]:
+    config = read_json(path)
+    return saved_class(config.get("class", "") if isinstance(config, dict) else "", path)
 
 
 def train_command(task: str, method: str, name: str | None, config: Path | None, overrides: dict | None) -> str:

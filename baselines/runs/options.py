@@ -34,12 +34,14 @@ def load_options(subtasks) -> dict:
     return {"subtasks": names} if names else {}
 
 
-def method_of(task: str, config: Path | None) -> str:
-    """The method a named config belongs to (config "learned-lexical": learned), else the task's default."""
+def method_of(task: str, config: Path | None, model: Path | None = None) -> str:
+    """The method a named config belongs to (config "learned-lexical": learned), else the one a saved `model` folder
+    was saved by, else the task's default."""
     from baselines.methods.configs import method_of_config
     from baselines.registry import get_task
+    from baselines.runs.model_choice import saved_method
 
-    return method_of_config(task, config) or get_task(task).default_method
+    return method_of_config(task, config) or saved_method(task, model) or get_task(task).default_method
 
 
 def system_name(method: str | None, name: str | None, encoder: str | None, config: Path | None = None) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from baselines.core.errors import BaselinesError
+from baselines.runs.model_choice import named_model
 from baselines.runs.options import load_options, method_of, missing_policy, system_name
 from baselines.runs.spec import RunSpec
 
@@ -43,7 +44,7 @@ def eval_request(task: str, method: str | None = None, data_dir=None, *, split: 
     default) predicts `split` (or `test_file`) and the run is written under results/<task>/<system>/."""
     _, missing = _checked(task, subtasks, missing, only_present, cli)
     config = Path(config) if config is not None else None
-    method = method or method_of(task, config)
+    method = method or method_of(task, config, model if model is not None else named_model(task, name, models_dir))
     overrides = with_encoder(overrides, encoder)
     return RunSpec(task=task, method=method, data_dir=data_dir, split=split, test_file=test_file, model=model,
                    config=config, overrides=overrides, models_dir=models_dir, results_dir=results_dir,

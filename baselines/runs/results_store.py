@@ -18,11 +18,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from baselines.core.config import with_former_defaults
-from baselines.core.leftovers import interrupted_target, restore_interrupted
+from baselines.core.leftovers import interrupted_target, pending_backup, restore_interrupted
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.io import atomic_path, read_json, write_json, write_jsonl
 from baselines.core.manifest import file_digest
-from baselines.core.safe_write import check_replaceable_folder
+from baselines.core.safe_write import check_replaceable_folder, settled
 from baselines.core.paths import results_root
 
 SYSTEM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+@=-]*")
@@ -93,8 +93,8 @@ def check_replace(folder: Path, *, scored: bool, force: bool, variant: Variant, 
     """Refuse to replace a folder that is not a run this tool wrote (`check_run_owned`), whatever --force says;
     without --force, refuse to replace a scored (external) run, to let `score` replace anything, or to let `eval`
     replace a run computed on other references or with another configuration. A run that a killed rewrite left
-    only as its previous copy is put back first, and judged as it stands."""
-    restore_interrupted(folder)
+    only as its previous copy has been put back first (`check_writable` before the work, the write's own lock at
+    the swap), and is judged as it stands."""
     path = folder / RESULTS_FILE
     if not path.is_file():
         return
@@ -133,15 +133,25 @@ def check_run_owned(folder: Path, result) -> None:
         raise DataError(f"holds {', '.join(strangers[:3])}{' ...' if len(strangers) > 3 else ''}, which this tool "
                         "never writes in a run folder: refusing to replace the folder (move them away, or choose "
                         "another --name)", folder)
+    changed = changed_since_written(folder, result)
+    if changed:
+        raise DataError(f"{changed}: refusing to replace the folder, whatever --force says (move it away, or choose "
+                        "another --name)", folder)
+
+
+def changed_since_written(folder: Path, result: dict) -> str | None:
+    """What of a run folder changed after this tool wrote it, or None: a file its results.json lists (`meta.files`,
+    name -> sha256) with other bytes, or results.json itself, any field of it (its `results_sha256` no longer
+    matches its content). A run written before results files carried their digest is judged by its files alone."""
     listed = result["meta"].get("files")
     for name, digest in (listed.items() if isinstance(listed, dict) else ()):
         if name not in RUN_FILES or file_digest(folder / name) != digest:
-            raise DataError(f"{name} is not the file this tool wrote there (changed since): refusing to replace the "
-                            "folder (move it away, or choose another --name)", folder)
+            return f"{name} is not the file this tool wrote there (changed since)"
     recorded = result["meta"].get(RESULTS_DIGEST)
     if recorded is not None and recorded != results_digest(result):
-        raise DataError("has been edited since this tool wrote it: refusing to replace it, whatever --force says "
-                        "(move its folder away, or choose another --name)", path)
+        return (f"{RESULTS_FILE} has been edited since this tool wrote it (its {RESULTS_DIGEST} no longer matches "
+                "its content)")
+    return None
 
 
 MODEL_SHAPE = ("task", "method", "class", "params")  # what every config.json of a saved model holds
@@ -211,7 +221,10 @@ def _as_json(value):
 def check_writable(folder: Path, markers: tuple[str, ...] = (RESULTS_FILE, MODEL_FILE)) -> None:
     """Fail before any work when an output folder (results or model) cannot be created or written, or may not
     be replaced: a symbolic link (replacing it would empty the folder it names), a file, or a folder that
-    holds none of `markers` (results.json for a run, config.json for a model), written by someone else."""
+    holds none of `markers` (results.json for a run, config.json for a model), written by someone else. A folder
+    whose killed rewrite left only its previous copy is put back first, or refused while that writer may still run
+    (`settled`)."""
+    settled(folder)
     check_replaceable_folder(folder, markers)
     existing = folder
     while not existing.exists() and existing != existing.parent:
@@ -249,6 +262,23 @@ def restore_runs(root: Path) -> list[Path]:
             if name and restore_interrupted(system / name) is not None:
                 restored.append(system / name)
     return restored
+
+
+def pending_runs(task: str, results_dir=None) -> dict[Path, str]:
+    """The runs of a task that are not there because a rewrite moved them aside and cannot be known to have ended
+    (its writer on another host, or still running): run folder -> why, naming the hidden backup that holds the
+    last complete copy (leftovers.pending_backup)."""
+    root, found = results_root(results_dir) / task, {}
+    for system in (root.iterdir() if root.is_dir() else ()):
+        for entry in (system.iterdir() if system.is_dir() and not system.is_symlink() else ()):
+            name = interrupted_target(entry.name)
+            pending = pending_backup(system / name) if name else None
+            if pending is not None:
+                backup, host, pid = pending
+                found[system / name] = (f"its last complete copy is the hidden backup {backup.name}, moved aside by a "
+                                        f"rewrite (process {pid} on host {host}) that may still be running; if it "
+                                        f"was killed, rename the backup to {name}")
+    return found
 
 
 RESULTS_DIGEST = "results_sha256"  # meta key: the digest of results.json's own content, that key left out

@@ -43,7 +43,8 @@ class TfidfSpec:
 
 
 def views(text: str, spec: TfidfSpec) -> tuple[str, str, str]:
-    return text, text[: spec.head_chars], text[-spec.tail_chars:]
+    """The whole opinion, its first head_chars and its last tail_chars characters (0: an empty view, as for the head)."""
+    return text, text[: spec.head_chars], text[len(text) - spec.tail_chars:] if spec.tail_chars else ""
 
 
 def _hash_chunk(texts: list[str], spec: TfidfSpec) -> sp.csr_matrix:

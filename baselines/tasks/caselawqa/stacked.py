@@ -14,7 +14,7 @@ from pathlib import Path
 
 import scipy.sparse as sp
 
-from baselines.core.params import Each, OneOf, Sklearn
+from baselines.core.params import Each, OneOf, Range, Sklearn
 from baselines.core.records import ChoiceItem
 from baselines.methods.plain_state import load_plain, save_plain
 from baselines.tasks.caselawqa.combine import Weights
@@ -29,6 +29,7 @@ from baselines.tasks.caselawqa.stacking import (component_weights, cross_fitted,
 from baselines.tasks.caselawqa.windows import window_vectorizer
 
 VIEW = "stacked"  # the stacked heads' name among the reader views of the combination
+MAX_STACK_FOLDS = 100  # cross-fitting needs 2 folds at least (a source's answers out of fold); each fold refits them
 
 
 @dataclass
@@ -36,7 +37,7 @@ class CaselawStacked(CaselawReaders):
     """`readers` + stacked heads over other tasks' out-of-fold answers and the reasons readers."""
 
     PARAMETER_RULES = {"stack_classifiers": Each(OneOf(CLASSIFIERS)), "stack_Cs": Each(Sklearn(head_estimator, "C")),
-                       "stack_groups": Each(OneOf(GROUPS)),
+                       "stack_groups": Each(OneOf(GROUPS)), "stack_folds": Range(2, MAX_STACK_FOLDS, whole=True),
                        "stack_min_df": Sklearn("sklearn.feature_extraction.text:TfidfVectorizer", "min_df")}
 
     stack_folds: int = 5  # folds of the train and val opinions the sources' answers are cross-fitted over
