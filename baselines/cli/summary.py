@@ -12,30 +12,31 @@ from baselines.registry import ItemsFromPredictions, get_task
 console = Console()
 
 
-BASIS_SAID = {"usage": "from the file's usage", "sent": "prompt sent as exported",
-              "default": "prompt: our default prompt"}
-
-
 def tokens_said(cost: dict) -> str:
     """'1,402 prompt + 2,110 output tokens per item (2,050 reasoning, 0 cached; from the file's usage)'."""
     parts = [f"{cost[name]:,.0f} {what}" for name, what in (("reasoning_tokens_per_item", "reasoning"),
                                                           ("cached_tokens_per_item", "cached"))
              if cost.get(name) is not None]
-    basis = BASIS_SAID.get(cost.get("basis", "default"), "")
+    from baselines.runs.llm_cost import basis_said
+
+    basis = basis_said(cost.get("basis", "default"))
     return (f"{cost['prompt_tokens_per_item']:,.0f} prompt + {cost['output_tokens_per_item']:,.0f} output tokens per "
             f"item ({', '.join([*parts, basis])})")
 
 
 def price_said(result: Result) -> str:
     """'price: $0.065 per 1,000 items, $0.00013 per correct answer (vCPU-hour rate of 2025-01-15)', or why none."""
-    from baselines.runs.prices import dollars, money
+    from baselines.runs.prices import correct_answers, dollars, money
 
     meta = result.meta
-    priced = dollars(meta.get("cost"), result.system, result.metrics.get("accuracy"), bool(meta.get("batch")))
+    priced = dollars(meta.get("cost"), result.system, correct_answers(result.metrics.get("accuracy"), result.n),
+                     bool(meta.get("batch")))
     if isinstance(priced, str):
         return f"price: {priced}"
-    correct = f", {money(priced.per_correct)} per correct answer" if priced.per_correct is not None else ""
-    basis = {"tokens": "token prices", "vCPU-hour": "vCPU-hour rate", "A100-hour": "A100-hour rate"}[priced.basis]
+    shown = priced.correct_cell().lstrip("≈")
+    correct = "" if shown == "–" else ", no correct answer" if priced.correct == 0 else f", {shown} per correct answer"
+    basis = {"tokens": "token prices", "tokens of the measured run": "token prices, on the tokens estimated for "
+             "the run measured here,", "vCPU-hour": "vCPU-hour rate", "A100-hour": "A100-hour rate"}[priced.basis]
     return (f"price{' (estimate)' if priced.estimate else ''}: {money(priced.per_1000)} per 1,000 items{correct} "
             f"({basis} of {priced.date or 'no date'}{', batch discount' if priced.batch else ''})")
 
@@ -85,28 +86,8 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         shown = ", ".join(f"{group or 'all'} ({n})" for group, n in sorted(meta["fallbacks"].items()))
         console.print(f"fallback answers (no trained head): {shown}")
     cost = meta.get("cost") or {}
-    if cost.get("measured_record_not_used"):
-        console.print(f"warning: {cost['measured_record_not_used']}")
-    if cost.get("llm"):
-        predict = cost["predict"]
-        console.print(f"cost (measured by `baselines llm run`): answering {cost['items']:,} items took "
-                      f"{predict['wall_seconds']:,.0f} s wall, {predict['cpu_seconds']:,.0f} s CPU "
-                      f"({predict['cpu_seconds_per_1000']:,.0f} CPU-s per 1,000 items); start-up and model loading "
-                      f"{cost['startup_seconds']:.0f} s apart; CPU {cost['machine']['cpu']}")
-    elif cost.get("predict"):
-        predict = cost["predict"]
-        console.print(f"cost: predicting {cost['items']:,} items took {predict['wall_seconds']:.2f} s wall, "
-                      f"{predict['cpu_seconds']:.2f} s CPU ({predict['cpu_seconds_per_1000']:.2f} CPU-s per 1,000 "
-                      f"items{', fitting included' if predict.get('includes_fitting') else ''}{cache_said(predict)}); start-up "
-                      f"{cost['startup_seconds']:.1f} s, loading {cost['model_load_seconds'] + cost['data_load_seconds']:.1f}"
-                      f" s apart; CPU {cost['machine']['cpu']}")
-    elif cost.get("estimate") and cost.get("gpu_seconds_per_1000") is not None:
-        console.print(f"cost (estimate): {tokens_said(cost)}, {cost['parameters'] / 1e9:.3g}B parameters: about "
-                      f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
-    elif cost.get("unavailable"):
-        console.print(f"cost (estimate): – ({cost['unavailable']})")
-    elif cost.get("estimate"):
-        console.print(f"cost (estimate): {tokens_said(cost)}; no compute estimate: {cost['parameters_source']}")
+    for line in cost_lines(cost):
+        console.print(line)
     if cost:
         console.print(price_said(result))
     line = overlap_line(meta.get("train_overlap") or {})
@@ -124,6 +105,32 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     elif result.per_label:
         shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
         _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def cost_lines(cost: dict) -> list[str]:
+    """The summary's lines on the run's cost: a record beside the logs not used (and why), then the cost measured
+    by `baselines llm run`, measured in the run, or estimated."""
+    lines = [f"warning: {cost['measured_record_not_used']}"] if cost.get("measured_record_not_used") else []
+    predict = cost.get("predict") or {}
+    if cost.get("llm"):
+        lines.append(f"cost (measured by `baselines llm run`): answering {cost['items']:,} items took "
+                     f"{predict['wall_seconds']:,.0f} s wall, {predict['cpu_seconds']:,.0f} s CPU "
+                     f"({predict['cpu_seconds_per_1000']:,.0f} CPU-s per 1,000 items); start-up and model loading "
+                     f"{cost['startup_seconds']:.0f} s apart; CPU {cost['machine']['cpu']}")
+    elif predict:
+        lines.append(f"cost: predicting {cost['items']:,} items took {predict['wall_seconds']:.2f} s wall, "
+                     f"{predict['cpu_seconds']:.2f} s CPU ({predict['cpu_seconds_per_1000']:.2f} CPU-s per 1,000 "
+                     f"items{', fitting included' if predict.get('includes_fitting') else ''}{cache_said(predict)}); "
+                     f"start-up {cost['startup_seconds']:.1f} s, loading "
+                     f"{cost['model_load_seconds'] + cost['data_load_seconds']:.1f} s apart; CPU {cost['machine']['cpu']}")
+    elif cost.get("estimate") and cost.get("gpu_seconds_per_1000") is not None:
+        lines.append(f"cost (estimate): {tokens_said(cost)}, {cost['parameters'] / 1e9:.3g}B parameters: about "
+                     f"{cost['gpu_seconds_per_1000']:,.0f} A100-seconds per 1,000 items")
+    elif cost.get("unavailable"):
+        lines.append(f"cost (estimate): – ({cost['unavailable']})")
+    elif cost.get("estimate"):
+        lines.append(f"cost (estimate): {tokens_said(cost)}; no compute estimate: {cost['parameters_source']}")
+    return lines
 
 
 def missing_rows(result: Result) -> list[tuple[str, int]]:

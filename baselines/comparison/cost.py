@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from baselines.comparison.systems import System
 from baselines.core.cache_use import served_share
-from baselines.runs.prices import Dollars, dollars, money, price_dates
+from baselines.runs.prices import Dollars, correct_answers, dollars, money, price_dates
 
 COST_COLUMN = "cost / 1k items"
 DOLLARS_COLUMN = "$ / 1k items (per correct)"
@@ -75,8 +75,8 @@ def run_dollars(system: System) -> Dollars | str | None:
     meta = system.result.get("meta", {})
     if not isinstance(meta.get("cost"), dict):
         return None
-    accuracy = system.figures["metrics"].get("accuracy")
-    return dollars(meta["cost"], system.name, accuracy, bool(meta.get("batch")))
+    correct = correct_answers(system.figures["metrics"].get("accuracy"), system.figures.get("n"))
+    return dollars(meta["cost"], system.name, correct, bool(meta.get("batch")))
 
 
 def dollars_cell(system: System, per_correct: bool = True) -> str:
@@ -86,7 +86,8 @@ def dollars_cell(system: System, per_correct: bool = True) -> str:
         return "–"
     if isinstance(priced, str):
         return "no price"
-    correct = f" ({money(priced.per_correct)})" if per_correct and priced.per_correct is not None else ""
+    shown = priced.correct_cell().lstrip("≈")
+    correct = f" ({shown})" if per_correct and shown != "–" else ""
     return priced.cell().replace(" (est.)", "") + correct + (" (est.)" if priced.estimate else "")
 
 

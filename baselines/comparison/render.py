@@ -12,9 +12,8 @@ from baselines.comparison.systems import System
 from baselines.core.errors import BaselinesError
 from baselines.core.labels import label_as_offered
 from baselines.comparison.charts import interval_png, scatter_png, scatter_system
-from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, run_cost, run_dollars, training_cell
-from baselines.comparison.measured_costs import measurement_notes
-from baselines.runs.prices import Dollars, money
+from baselines.comparison.cost import COST_COLUMN, cost_cell, memory_cell, training_cell
+from baselines.comparison.details import PARTIAL, cost_fields, per_correct_cell, footer, missing_cell
 from baselines.core.safe_write import write_output_folder
 from baselines.runs.overlap import OVERLAP_MARK
 from baselines.registry import ItemsFromPredictions
@@ -23,7 +22,6 @@ from baselines.registry import ItemsFromPredictions
 COMPARE_MANIFEST = "compare_manifest.json"  # the files `compare` wrote into --out: only those are ever replaced
 
 
-PARTIAL = "†"  # marks a run scored with --only-present
 ALL_ANSWERED = "all items answered %"  # compare's share of all the split's items with an answer (not a run's coverage)
 
 
@@ -99,19 +97,9 @@ def leaderboard_records(comparison: Compared, command=recorded_command) -> list[
                        "difference_high": paired.interval[1] if paired else None,
                        "p_bootstrap": paired.p_bootstrap if paired else None,
                        "p_mcnemar": paired.p_mcnemar if paired else None,
-                       "train_overlap": system.measured_overlap, **_cost_fields(system), "command": command(system)})
+                       "train_overlap": system.measured_overlap, **cost_fields(system), "command": command(system)})
         records.append(record)
     return records
-
-
-def _cost_fields(system: System) -> dict:
-    cost, priced = run_cost(system), run_dollars(system)
-    usd = priced if isinstance(priced, Dollars) else None
-    return {"cost_seconds_per_1000": cost.seconds if cost else None, "cost_device": cost.device if cost else None,
-            "cost_estimated": cost.estimate if cost else None,
-            "usd_per_1000": usd.per_1000 if usd else None, "usd_per_correct": usd.per_correct if usd else None,
-            "usd_priced_by": usd.basis if usd else priced, "usd_estimated": usd.estimate if usd else None,
-            "price_date": usd.date if usd else None}
 
 
 def leaderboard_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
@@ -156,30 +144,9 @@ def details_display(comparison: Compared) -> tuple[list[str], list[list[str]]]:
         if missing:
             row.append(missing_cell(record))
         p_boot, p_exact = _difference_cells(comparison, system, record)[2:]
-        rows.append(row + [p_boot] + ([p_exact] if exact else []) + [_per_correct_cell(record), memory_cell(system),
+        rows.append(row + [p_boot] + ([p_exact] if exact else []) + [per_correct_cell(record), memory_cell(system),
                                                                       training_cell(system)])
     return columns, rows
-
-
-def missing_cell(record: dict) -> str:
-    """The references without a prediction, the failed requests apart: "2 wrong", "3 skipped", "2 failed, wrong;
-    1 skipped", "0"."""
-    failed, missing, skipped = record["failed"], record["missing"], record["skipped"]
-    if not missing:
-        return "0"
-    wrong = missing - skipped
-    failed_wrong = min(failed, wrong)  # failed requests count wrong unless the run skipped every missing item
-    parts = [f"{failed} failed, {'wrong' if failed_wrong else 'skipped'}"] if failed else []
-    others = missing - failed
-    if others:
-        parts.append(f"{others} {'wrong' if wrong - failed_wrong else 'skipped'}")
-    return "; ".join(parts)
-
-
-def _per_correct_cell(record: dict) -> str:
-    if record["usd_per_correct"] is None:
-        return "–"
-    return ("≈" if record["usd_estimated"] else "") + money(record["usd_per_correct"])
 
 
 def _difference_cells(comparison: Compared, system: System, record: dict) -> list[str]:
@@ -245,32 +212,6 @@ def _per_label(comparison: Compared) -> Table:
 
 def _first_n(systems: list[System], table: str, key: str, field: str = "n"):
     return next((s.figures[table][key][field] for s in systems if key in s.figures[table]), None)
-
-
-def footer(comparison: Compared) -> list[str]:
-    """What the leaderboard's marks and columns mean, when a run needs it."""
-    lines = []
-    if any(s.partial for s in comparison.systems):
-        lines.append(f"{PARTIAL} scored with --only-present: its figures are on the items it answered only, so they "
-                     "are not comparable with runs on every reference and it is listed after them; its share of all "
-                     "items answered counts the skipped ones as not answered (its coverage, in its scoring summary, "
-                     "is the share of the items it scored).")
-    for system in comparison.systems:
-        if system.overlap_note:
-            lines.append(f"{OVERLAP_MARK} {system.name}: {system.overlap_note} (written with --allow-overlap): an "
-                         "in-sample figure, not comparable with the others.")
-    if any(s.strict_value is not None for s in comparison.systems):
-        lines.append(f"strict {comparison.task.main_metric}: the figure when only explicit answers count (a final-"
-                     "answer statement, \"the answer is\", a boxed or bare label), as lm-evaluation-harness's "
-                     "strict-match; the difference rests on lenient reading of the generations; – for runs that "
-                     "give labels.")
-    if any(s.figures["missing"] and not s.figures["skipped"] for s in comparison.systems):
-        lines.append("missing, \"N wrong\": N references had no prediction; they count as wrong in every figure and as "
-                     "not answered in the share of all items answered.")
-    if any(s.figures["failed"] for s in comparison.systems):
-        lines.append("missing, \"N failed\": N requests of a batch file failed (its errored lines, or the lines of its "
-                     "error file): the items were sent and got no answer, unlike items never sent.")
-    return lines + measurement_notes(comparison.systems)
 
 
 def print_comparison(comparison: Compared) -> None:

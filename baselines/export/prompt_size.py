@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from baselines.core.errors import BaselinesError
 from baselines.export.harness import Export
 
 
@@ -55,13 +56,18 @@ def _tokens_per_task(folder: Path, final: Path, count) -> dict[str, dict[str, in
 
 
 def _field_tokens(documents: Path, field, count) -> dict[str, int]:
-    """Item id -> the tokens of `field` in each document of a JSONL file (empty when a document lacks it)."""
+    """Item id -> the tokens of `field` in each document of a JSONL file (empty when a document lacks it); a
+    repeated id is refused, naming it (one count per id would leave a document out of the mean)."""
     sizes = {}
     with open(documents, encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
             document = json.loads(line)
             text = document.get(field) if isinstance(field, str) else None
             if not isinstance(text, str):
                 return {}
-            sizes[str(document.get("id"))] = count(text)
+            item = str(document.get("id"))
+            if item in sizes:
+                raise BaselinesError(f"{documents}, line {number}: the id {item!r} is repeated, so its documents' "
+                                     "prompt tokens cannot be told apart; give each document its own id")
+            sizes[item] = count(text)
     return sizes

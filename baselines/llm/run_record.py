@@ -6,9 +6,10 @@ each log it measured (its path from the record's folder, `.gz` left off, so a lo
 with the SHA-256 of its text, and counts the documents answered: the distinct `doc_id`s of each log (one log per
 task), not its lines, since the harness writes a line per document and filter.
 
-`baselines score` uses a record only for logs it describes, unchanged (`record_mismatch`): the logs of another
-run written into the same folder later, a log changed by hand, or a record without the list (written before it was
-kept) leave the cost estimated, with a warning naming why.
+`baselines score` uses a record only when the scored logs are exactly the logs it describes, unchanged
+(`record_mismatch`): the logs of another run written into the same folder later, some of the logs of a run (one
+task's of two: the record's seconds are those of both), a log changed by hand, or a record without the list
+(written before it was kept) leave the cost estimated, with a warning naming why.
 """
 from __future__ import annotations
 
@@ -123,7 +124,8 @@ def find_record(source: Path) -> Path | None:
 
 def record_mismatch(record_path: Path, source: Path) -> str | None:
     """Why the record at `record_path` does not describe the logs scored from `source`, or None when it does:
-    every scored log is one it lists, with the same text."""
+    the scored logs are exactly the logs it lists (not some of them: its seconds are those of all its logs' documents),
+    with the same text."""
     record = read_run_record(record_path.parent)
     listed = record.get("samples")
     if not isinstance(listed, dict) or not listed:
@@ -135,4 +137,10 @@ def record_mismatch(record_path: Path, source: Path) -> str | None:
             return f"{record_path} is the record of another run: it does not list {name}"
         if listed[name] != sample_digest(path):
             return f"{record_path} describes {name} as it was when measured; the log has changed since"
+    scored = {sample_name(path, record_path.parent) for path in sample_files(source)}
+    left = sorted(set(listed) - scored)
+    if left:
+        return (f"{record_path} measured {len(listed)} logs together and only {len(scored)} of them are scored "
+                f"(not {', '.join(left[:3])}{', ...' if len(left) > 3 else ''}): its seconds are not those of "
+                "the scored documents alone")
     return None

@@ -24,6 +24,7 @@ import yaml
 from baselines.core.errors import BaselinesError
 from baselines.core.params import MIN_LLM_PARAMETERS, check_option
 from baselines.registry import LmEvalExport, Task
+from baselines.runs.model_match import longest_match
 
 ACCELERATOR = {"name": "NVIDIA A100 SXM 80 GB", "peak_flops_per_second": 312e12, "precision": "dense BF16",
                "utilisation": 0.4}
@@ -57,13 +58,12 @@ def _table() -> list[dict]:
 
 
 def model_parameters(system: str) -> tuple[float | None, str]:
-    """(parameter count or None, its source) of the longest table key in the system's name."""
-    name = system.lower()
-    found = [row for row in _table() if row["match"] in name]
-    if not found:
+    """(parameter count or None, its source) of the table row matching the system's name (baselines.runs.model_match:
+    whole name segments, the longest key winning)."""
+    row = longest_match(_table(), system)
+    if row is None:
         return None, ("the model size is unknown: the system name matches no model in the table of parameter "
                       "counts (llm_params.yaml); give it as --params, e.g. --params 8B")
-    row = max(found, key=lambda r: len(r["match"]))
     return (None if row["parameters"] is None else float(row["parameters"])), row["source"]  # YAML reads 8.03e9 as text
 
 
@@ -106,9 +106,14 @@ def gpu_seconds_per_1000(parameters: float, tokens_per_item: float) -> float:
     return round(1000 * 2 * parameters * tokens_per_item / rate, 2)
 
 
-BASES = {"usage": "usage: the tokens the output file says each request used",
+BASES = {"usage": "from the file's usage: the tokens the output file says each request used",
          "sent": "prompt sent as exported: the prompt tokens the export recorded for each item, the output counted",
          "default": "our default prompt: the default export's prompt of each answered item, the output counted"}
+
+
+def basis_said(basis: str) -> str:
+    """A basis in a few words (the part of BASES before its colon): "prompt sent as exported"."""
+    return BASES.get(basis, "").split(":")[0]
 
 
 def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str, parameters: float | None = None,

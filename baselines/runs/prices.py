@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from baselines.core.errors import BaselinesError
+from baselines.runs.model_match import longest_match
 
 RATES = ("vcpu_hour", "a100_hour", "h100_hour")
 _GIVEN = re.compile(r"^\s*(in|out|cached|batch)\s*=\s*([0-9]*\.?[0-9]+)\s*$")
@@ -49,19 +50,18 @@ class TokenPrice:
 
 @dataclass(frozen=True)
 class Prices:
-    """The model prices (rows of prices.yaml: match, input, output, cached, batch_discount, source, date) and the
-    compute rates (name -> {usd, what, source, date})."""
+    """The model prices (rows of prices.yaml: match, input, output, cached, batch_discount, source, date), the
+    compute rates (name -> {usd, what, source, date}) and a user's own model rows (`--prices FILE`), looked in
+    first."""
 
     models: tuple[dict, ...]
     compute: dict
+    own: tuple[dict, ...] = ()
 
     def token_price(self, system: str) -> TokenPrice | None:
-        """The price of the longest `match` key contained in the system's name (the first row of equal length)."""
-        name, best, found = system.lower(), -1, None
-        for row in self.models:
-            for key in ([row["match"]] if isinstance(row["match"], str) else row["match"]):
-                if key.lower() in name and len(key) > best:
-                    best, found = len(key), row
+        """The price of the row whose key matches the system's name (baselines.runs.model_match: whole name
+        segments, the longest key winning) among the user's rows, else among the shipped ones."""
+        found = longest_match(self.own, system) or longest_match(self.models, system)
         if found is None:
             return None
         return TokenPrice(float(found["input"]), float(found["output"]),
@@ -93,14 +93,15 @@ def shipped() -> Prices:
 
 
 def with_price_file(path: Path, base: Prices | None = None) -> Prices:
-    """A user's price file over `base` (the shipped table): its model rows first, its compute rates replacing."""
+    """A user's price file over `base` (the shipped table): its model rows looked in first (the shipped ones only
+    for a name none of them matches), its compute rates replacing."""
     base = base or shipped()
     try:
         table = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise BaselinesError(f"--prices {path}: cannot be read as a YAML price table ({str(error).splitlines()[0]})")
     own = _checked(table, f"--prices {path}")
-    return Prices(own.models + base.models, {**base.compute, **own.compute})
+    return Prices(base.models, {**base.compute, **own.compute}, own.models + base.own)
 
 
 def parse_price(text: str, date: str) -> TokenPrice:
@@ -140,22 +141,31 @@ def using(prices: Prices | None):
 
 @dataclass(frozen=True)
 class Dollars:
-    """US$ per 1,000 items and per correct answer, how they were priced, and whether from estimates."""
+    """US$ per 1,000 items and per correct answer (the dollars of every item the run paid for over its correct
+    answers; None when it has none, or its count is unknown), how they were priced, and whether from estimates."""
 
     per_1000: float
     per_correct: float | None
-    basis: str  # "tokens" | "vCPU-hour" | "A100-hour"
+    basis: str  # "tokens" | "tokens of the measured run" | "vCPU-hour" | "A100-hour"
     estimate: bool
     date: str
     batch: bool = False
+    correct: int | None = None  # the run's correct answers
 
     def cell(self) -> str:
         shown = f"{'≈' if self.estimate else ''}{money(self.per_1000)}"
         return shown + (" (est.)" if self.estimate else "")
 
+    def correct_cell(self) -> str:
+        """'$0.00013', '≈$0.0021' from estimates, 'no correct answer', or '–' when the count is unknown."""
+        if self.correct == 0:
+            return "no correct answer"
+        return "–" if self.per_correct is None else ("≈" if self.estimate else "") + money(self.per_correct)
+
     def record(self) -> dict:
         return {"usd_per_1000": self.per_1000, "usd_per_correct": self.per_correct, "priced_by": self.basis,
-                "estimate": self.estimate, "price_date": self.date, "batch_discount_applied": self.batch}
+                "estimate": self.estimate, "price_date": self.date, "batch_discount_applied": self.batch,
+                "correct_answers": self.correct}
 
 
 def money(usd: float) -> str:
@@ -169,32 +179,42 @@ def money(usd: float) -> str:
     return "$" + (shown.rstrip("0").rstrip(".") if "." in shown else shown)
 
 
-def dollars(cost: dict | None, system: str, accuracy: float | None, batch: bool,
+def dollars(cost: dict | None, system: str, correct: int | None, batch: bool,
             prices: Prices | None = None) -> Dollars | str:
-    """The run's dollars from its cost record (`meta.cost`), or the reason it has none."""
+    """The run's dollars from its cost record (`meta.cost`), or the reason it has none. `correct`: the run's
+    correct answers (accuracy x scored items), over which the dollars of every item it paid for are shared."""
     prices = prices or active()
     if not isinstance(cost, dict):
         return "no cost recorded"
     given = cost.get("price_given")
     price = TokenPrice(**given) if isinstance(given, dict) else prices.token_price(system)
-    found = _by_tokens(cost, price, batch) if price is not None else None
+    found = _by_tokens(cost, price, batch, isinstance(given, dict)) if price is not None else None
     if found is None:
         found = _by_seconds(cost, prices)
     if isinstance(found, str):
         return found
-    per_1000, basis, estimate, date, discounted = found
-    per_correct = per_1000 / (1000 * accuracy) if accuracy else None
-    return Dollars(per_1000, per_correct, basis, estimate, date, discounted)
+    per_1000, basis, estimate, date, discounted, paid = found
+    per_correct = per_1000 * paid / 1000 / correct if correct and paid else None
+    return Dollars(per_1000, per_correct, basis, estimate, date, discounted, correct)
 
 
-def _by_tokens(cost: dict, price: TokenPrice, batch: bool):
-    tokens = cost if cost.get("estimate") else cost.get("estimate_from_tokens") or {}
-    if not cost.get("estimate") or tokens.get("prompt_tokens_per_item") is None:
-        return None  # a measured run is priced by its measured seconds
+def correct_answers(accuracy: float | None, scored: int | None) -> int | None:
+    """The correct answers of a run scored on `scored` items at `accuracy` (missing items counted wrong are among
+    the scored ones), or None when either is unknown."""
+    return None if accuracy is None or scored is None else round(accuracy * scored)
+
+
+def _by_tokens(cost: dict, price: TokenPrice, batch: bool, given: bool):
+    """Priced by tokens: an estimated run's tokens, or, for a run measured here and given `--price`, the tokens
+    estimated beside its measured seconds (a measured run without a price given is priced by its seconds)."""
+    tokens = cost if cost.get("estimate") else (cost.get("estimate_from_tokens") or {}) if given else {}
+    if tokens.get("prompt_tokens_per_item") is None:
+        return None
     per_item = price.per_item(tokens["prompt_tokens_per_item"], tokens["output_tokens_per_item"] or 0.0,
                               tokens.get("cached_tokens_per_item"), batch and price.batch_discount > 0)
-    return (1000 * per_item, "tokens", tokens.get("basis") != "usage", price.date,
-            batch and price.batch_discount > 0)
+    basis = "tokens" if cost.get("estimate") else "tokens of the measured run"
+    return (1000 * per_item, basis, tokens.get("basis") != "usage", price.date,
+            batch and price.batch_discount > 0, tokens.get("items"))
 
 
 def _by_seconds(cost: dict, prices: Prices):
@@ -205,18 +225,18 @@ def _by_seconds(cost: dict, prices: Prices):
                     f"{cost.get('unavailable') or cost.get('parameters_source') or 'no parameter count'})")
         if rate is None:
             return "no price: no A100-hour rate in the price table"
-        return seconds * rate["usd"] / 3600, "A100-hour", True, str(rate.get("date", "")), False
+        return seconds * rate["usd"] / 3600, "A100-hour", True, str(rate.get("date", "")), False, cost.get("items")
     seconds = (cost.get("predict") or {}).get("cpu_seconds_per_1000")
     rate = prices.compute.get("vcpu_hour")
     if seconds is None or rate is None:
         return "no price: no CPU-seconds recorded" if seconds is None else "no price: no vCPU-hour rate"
-    return seconds * rate["usd"] / 3600, "vCPU-hour", False, str(rate.get("date", "")), False
+    return seconds * rate["usd"] / 3600, "vCPU-hour", False, str(rate.get("date", "")), False, cost.get("items")
 
 
 def price_dates(prices: Prices | None = None) -> str:
     """'API prices of 2024-11-04 and 2025-04-14; compute rates of 2025-01-15' for the note under a table."""
     prices = prices or active()
-    models = sorted({str(row.get("date")) for row in prices.models if row.get("date")})
+    models = sorted({str(row.get("date")) for row in prices.own + prices.models if row.get("date")})
     compute = sorted({str(rate.get("date")) for rate in prices.compute.values() if rate.get("date")})
     return (f"API list prices of {' and '.join(models) or 'no date'}; compute rates (vCPU-, A100-hour) of "
             f"{' and '.join(compute) or 'no date'}")

@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
+from baselines.llm.run_record import read_run_record
 
 KIND = "legal-baselines prompt record"
 EXPORT_RECORD = "prompts.json"
@@ -78,8 +79,8 @@ def _places(predictions: Path) -> list[list[Path]]:
 def _include_paths(place: Path) -> list[Path]:
     """The folders `--include_path` names in the command `baselines llm run` recorded (llm_run.json) in `place`."""
     try:
-        command = json.loads((place / "llm_run.json").read_text(encoding="utf-8")).get("command") or []
-    except (OSError, ValueError, AttributeError):
+        command = (read_run_record(place) or {}).get("command") or []
+    except BaselinesError:
         return []
     command = shlex.split(command) if isinstance(command, str) else [str(word) for word in command]
     return [Path(command[k + 1]) for k, word in enumerate(command[:-1]) if word == "--include_path"]
@@ -100,12 +101,25 @@ def _harness_exports(folder: Path) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def log_task(log: str) -> str | None:
+    """The harness task a sample log's file name names: `samples_<task>_<timestamp>.jsonl(.gz)`, the timestamp
+    the last underscore-separated part (`2024-05-01T12-00-00.123456`), so `scalr_legalbench_mc` is never read as
+    `scalr_legalbench`; None for another name."""
+    name = Path(log).name
+    for suffix in (".gz", ".jsonl"):
+        name = name[:-len(suffix)] if name.endswith(suffix) else name
+    if not name.startswith("samples_") or "_" not in name[len("samples_"):]:
+        return None
+    return name[len("samples_"):].rsplit("_", 1)[0] or None
+
+
 def sent_prompt_tokens(record: dict, ids: list[str], logs: list[str]) -> tuple[float, str] | None:
     """(mean prompt tokens per item, the prompt sets counted) of the items `ids` in the record: each item's count
     from the prompt sets that hold it, first those whose harness task the scored logs name (`logs`: their file
     names, `samples_<task>_<date>.jsonl`), else any; None when an item is in none, or in sets that differ on it."""
     sets = {name: tokens for name, tokens in record["prompt_tokens"].items() if isinstance(tokens, dict)}
-    named = {name: tokens for name, tokens in sets.items() if any(f"samples_{name}_" in log for log in logs)}
+    tasks = {log_task(log) for log in logs}
+    named = {name: tokens for name, tokens in sets.items() if name in tasks}
     for chosen in (named, sets):
         counts = [{tokens[item] for tokens in chosen.values() if item in tokens} for item in ids]
         if ids and all(len(found) == 1 for found in counts):
