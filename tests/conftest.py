@@ -67,6 +67,40 @@ def refused(result, *words, stream: str = "output") -> str:
     return lines[0]
 
 
+SCALR_GOLD = ["2", "1", "3", "0", "4"]  # question k of the tiny SCALR file; letters C, B, D, A, E
+
+
+@pytest.fixture
+def scalr_file(tmp_path) -> Path:
+    """A tiny SCALR test file of five questions, the answer of question k being SCALR_GOLD[k]."""
+    import json
+
+    path = tmp_path / "tiny.jsonl"
+    path.write_text("".join(json.dumps({"index": str(k), "question": f"Whether rule {k} applies?", "answer": gold,
+                                        **{f"choice_{c}": f"holding that rule {k} binds party {c}" for c in range(5)}})
+                            + "\n" for k, gold in enumerate(SCALR_GOLD)))
+    return path
+
+
+@pytest.fixture
+def fake_lm_eval(tmp_path, monkeypatch):
+    """Puts a stand-in `lm_eval` on PATH: call it with the script's text (a Python script, its first line
+    `#!{python}` filled with this interpreter); it returns the script's path."""
+    import stat
+    import sys
+
+    def install(text: str) -> Path:
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir(exist_ok=True)
+        script = bin_dir / "lm_eval"
+        script.write_text(text.format(python=sys.executable), encoding="utf-8")
+        script.chmod(script.stat().st_mode | stat.S_IEXEC)
+        monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+        return script
+
+    return install
+
+
 def pytest_collection_modifyitems(config, items):
     """The tests marked slow first: run across workers (`pytest -n 2`), the longest work starts at once instead of
     last, so the run ends when the cores have done about the same work."""

@@ -18,14 +18,6 @@ GOLD = ["2", "1", "3", "0", "4"]  # question k of the tiny SCALR file; letters C
 LETTERS = "ABCDE"
 
 
-@pytest.fixture
-def scalr_file(tmp_path) -> Path:
-    path = tmp_path / "tiny.jsonl"
-    path.write_text("".join(json.dumps({"index": str(k), "question": f"Whether rule {k} applies?", "answer": gold,
-                                        **{f"choice_{c}": f"holding that rule {k} binds party {c}" for c in range(5)}})
-                            + "\n" for k, gold in enumerate(GOLD)))
-    return path
-
 
 def write_lines(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
@@ -217,25 +209,25 @@ def test_price_arithmetic_on_a_tiny_table(tiny_prices):
     from baselines.runs.prices import dollars
 
     table = tiny_prices[1]
-    usage = {"estimate": True, "basis": "usage", "prompt_tokens_per_item": 1000, "output_tokens_per_item": 500,
-             "cached_tokens_per_item": 400}
-    # (600 x $1 + 400 x $0.5 + 500 x $4) / 1M = $0.0028 an item: $2.80 per 1,000; at 40% right, $0.007 per correct
-    priced = dollars(usage, "my-tiny-model", 0.4, False, table)
+    usage = {"estimate": True, "basis": "usage", "items": 10, "prompt_tokens_per_item": 1000,
+             "output_tokens_per_item": 500, "cached_tokens_per_item": 400}
+    # (600 x $1 + 400 x $0.5 + 500 x $4) / 1M = $0.0028 an item: $2.80 per 1,000; 10 items, 4 right: $0.007 each
+    priced = dollars(usage, "my-tiny-model", 4, False, table)
     assert (priced.per_1000, priced.basis, priced.estimate, priced.date) == (pytest.approx(2.8), "tokens", False,
                                                                              "2026-01-02")
     assert priced.per_correct == pytest.approx(0.007)
-    assert dollars(usage, "my-tiny-model", 0.4, True, table).per_1000 == pytest.approx(1.4)  # the batch discount
+    assert dollars(usage, "my-tiny-model", 4, True, table).per_1000 == pytest.approx(1.4)  # the batch discount
     counted = dict(usage, basis="default", cached_tokens_per_item=None)  # our default prompt: an estimate
     assert dollars(counted, "my-tiny-model", None, False, table).estimate is True
     assert dollars(counted, "my-tiny-model", None, False, table).per_1000 == pytest.approx(3.0)
     measured = {"predict": {"cpu_seconds_per_1000": 100.0}}  # 100 vCPU-s at $0.036 an hour: $0.001
-    assert dollars(measured, "ours", 0.5, False, table).per_1000 == pytest.approx(0.001)
-    assert dollars(measured, "ours", 0.5, False, table).basis == "vCPU-hour"
+    assert dollars(measured, "ours", 5, False, table).per_1000 == pytest.approx(0.001)
+    assert dollars(measured, "ours", 5, False, table).basis == "vCPU-hour"
     gpu = {"estimate": True, "prompt_tokens_per_item": 10, "output_tokens_per_item": 1, "gpu_seconds_per_1000": 50.0}
-    assert dollars(gpu, "some-8b", 1.0, False, table).per_1000 == pytest.approx(0.05)  # 50 A100-s at $3.6 an hour
+    assert dollars(gpu, "some-8b", 10, False, table).per_1000 == pytest.approx(0.05)  # 50 A100-s at $3.6 an hour
     unknown = {"estimate": True, "prompt_tokens_per_item": 10, "output_tokens_per_item": 1,
                "parameters_source": "the model size is unknown"}
-    assert dollars(unknown, "mystery-llm", 1.0, False, table).startswith("no price")
+    assert dollars(unknown, "mystery-llm", 10, False, table).startswith("no price")
 
 
 def test_the_shipped_table_has_a_source_and_date_for_every_price():

@@ -5,9 +5,6 @@ that cannot be read side by side. The harness is a stand-in script here."""
 from __future__ import annotations
 
 import json
-import os
-import stat
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -44,14 +41,9 @@ sys.exit(int(os.environ.get("FAKE_STATUS", "0")))
 
 
 @pytest.fixture
-def harness(tmp_path, monkeypatch):
+def harness(tmp_path, monkeypatch, fake_lm_eval):
     """`lm_eval` on PATH writing FAKE_DOCS documents per FAKE_FILTERS filter into <output>/<pretrained>/."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "lm_eval"
-    script.write_text(FAKE_HARNESS.format(python=sys.executable), encoding="utf-8")
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    fake_lm_eval(FAKE_HARNESS)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     return tmp_path / "runs"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -113,15 +112,9 @@ rows = [{{"doc": {{"id": "q{{}}".format(k), "labels": list("ABCDE")}}, "filtered
 
 
 @pytest.fixture
-def fake_harness(tmp_path, monkeypatch):
+def fake_harness(fake_lm_eval):
     """An `lm_eval` on PATH that loads, logs that it runs its requests, works, and writes five sample logs."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "lm_eval"
-    script.write_text(FAKE_HARNESS.format(python=sys.executable), encoding="utf-8")
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return script
+    return fake_lm_eval(FAKE_HARNESS)
 
 
 def test_llm_run_times_the_harness_and_score_records_the_cost_as_measured(tmp_path, fake_harness):

@@ -24,14 +24,6 @@ from baselines.runs.results_store import Variant, references_digest, write_run
 GOLD = ["2", "1", "3", "0", "4"]  # question k of the tiny SCALR file; letters C, B, D, A, E
 
 
-@pytest.fixture
-def scalr_file(tmp_path) -> Path:
-    path = tmp_path / "tiny.jsonl"
-    path.write_text("".join(json.dumps({"index": str(k), "question": f"Whether rule {k} applies?", "answer": gold,
-                                        **{f"choice_{c}": f"holding that rule {k} binds party {c}" for c in range(5)}})
-                            + "\n" for k, gold in enumerate(GOLD)))
-    return path
-
 
 def score(path: Path, scalr_file: Path, name: str, *options: str):
     return CliRunner().invoke(app, ["score", "scalr", str(path), "--test-file", str(scalr_file), "--name", name,

@@ -56,27 +56,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row(metric + mark, f"{value:.4f}", ci)
     if flag:  # a run written with --allow-overlap: its figures are read with how much of it the model was fit on
         table.add_row(f"{OVERLAP_MARK} train overlap", *_overlap_cells(result.meta["train_overlap"]))
-    table.add_row("n", str(result.n), "")
-    table.add_row("coverage (scored items answered)", f"{result.coverage:.4f}", "")
-    if result.strict is not None:  # raw generations: the main metric when only explicit answers count
-        table.add_row(f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}", "")
-    if result.truncated:
-        table.add_row("truncated generations", str(result.truncated), "")
-    batch = result.meta.get("batch") or {}
-    if batch.get("tool_calls"):
-        table.add_row("answers read from tool calls", str(batch["tool_calls"]), "")
-    if batch.get("refusals"):
-        table.add_row("refusals (no answer)", str(batch["refusals"]), "")
-    for label, count in missing_rows(result):
-        table.add_row(label, str(count), "")
-    skipped = skipped_count(result.missing, result.missing_policy, result.failed)
-    if skipped and task.capability(ItemsFromPredictions) is None:
-        answered = round(result.coverage * result.n)  # the figures above are on the kept items only
-        table.add_row("all items answered", f"{answered / (result.n + skipped):.4f}", "")
+    for row in count_rows(result, task):
+        table.add_row(*row, "")
     meta = result.meta
-    if "wall_seconds" in meta:
-        table.add_row("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})", "")
-        table.add_row("peak MiB", f"{meta['peak_memory_mib']:.0f}", "")
     console.print(table)
     for note in meta.get("data_notes", []):
         console.print(f"data: {note}")
@@ -105,6 +87,31 @@ def print_result(result: Result, max_rows: int = 40) -> None:
     elif result.per_label:
         shown = {label_as_offered(label, task.aliases): row for label, row in result.per_label.items()}
         _print_rows("per label", shown, ("precision", "recall", "f1", "support"), max_rows)
+
+
+def count_rows(result: Result, task) -> list[tuple[str, str]]:
+    """The summary's rows under the metrics: n, coverage, the strict reading, truncated generations, tool calls,
+    refusals, missing references, the share of all items answered, the run's wall seconds and memory."""
+    rows = [("n", str(result.n)), ("coverage (scored items answered)", f"{result.coverage:.4f}")]
+    if result.strict is not None:  # raw generations: the main metric when only explicit answers count
+        rows.append((f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}"))
+    if result.truncated:
+        rows.append(("truncated generations", str(result.truncated)))
+    batch = result.meta.get("batch") or {}
+    if batch.get("tool_calls"):
+        rows.append(("answers read from tool calls", str(batch["tool_calls"])))
+    if batch.get("refusals"):
+        rows.append(("refusals (no answer)", str(batch["refusals"])))
+    rows += [(label, str(count)) for label, count in missing_rows(result)]
+    skipped = skipped_count(result.missing, result.missing_policy, result.failed)
+    if skipped and task.capability(ItemsFromPredictions) is None:
+        answered = round(result.coverage * result.n)  # the figures above are on the kept items only
+        rows.append(("all items answered", f"{answered / (result.n + skipped):.4f}"))
+    meta = result.meta
+    if "wall_seconds" in meta:
+        rows.append(("wall s (process)", f"{meta['wall_seconds']:.1f} ({meta.get('process_wall_seconds', 0):.1f})"))
+        rows.append(("peak MiB", f"{meta['peak_memory_mib']:.0f}"))
+    return rows
 
 
 def cost_lines(cost: dict) -> list[str]:
