@@ -151,6 +151,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   only_present: bool = OnlyPresent, download: bool = Download,
                   allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                   params: Optional[str] = typer.Option(None, "--params", help="The LLM's parameter count (70B, 8.03B, 110M) for its compute estimate; default: the documented table, by system name."),
+                  numbering: Optional[str] = typer.Option(None, "--numbering", help="How the prompt numbered the choices, for a bare number ('Option 4'): legalbench (0-4) | letters (4 = D); default: the export's record, else a bare number is not read."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
@@ -161,7 +162,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                          subtasks=subtasks or earlier_name("--tasks", "--subtasks", tasks_alias), missing=missing, only_present=only_present,
                          results_dir=results_dir, producer=producer or earlier_name("--kind", "--producer", kind), force=force, id_field=id_field,
                          lm_eval_filter=lm_eval_filter, id_prefix=id_prefix, allow_overlap=allow_overlap,
-                         params=params, cli=True)
+                         params=params, numbering=numbering, cli=True)
     with silenced(quiet):
         result, folder = with_data(task, download, execute, spec)
     from baselines.cli.summary import print_result

@@ -33,6 +33,9 @@ def print_result(result: Result, max_rows: int = 40) -> None:
         table.add_row(f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}", "")
     if result.truncated:
         table.add_row("truncated generations", str(result.truncated), "")
+    if result.numbering_unknown:  # "Option 4": the fourth letter, or LegalBench's 4?
+        table.add_row("bare numbers, numbering unknown", str(result.numbering_unknown),
+                      "not read: pass --numbering legalbench|letters")
     batch = result.meta.get("batch") or {}
     if batch.get("tool_calls"):
         table.add_row("answers read from tool calls", str(batch["tool_calls"]), "")

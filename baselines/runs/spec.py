@@ -42,6 +42,7 @@ class RunSpec:
     lm_eval_options: dict | None = None  # score: id field, filter, task name and id prefix of harness/batch files
     producer: str | None = None  # score: ours | llm | other (None: inferred)
     params: str | None = None  # score: the LLM's parameter count ("70B"; None: from the table of llm_cost)
+    numbering: str | None = None  # score: how the prompt numbered the choices (legalbench | letters; None: unknown)
 
     def __post_init__(self):
         if self.name is not None:  # an empty --name is refused, never read as "the default name"

@@ -39,11 +39,12 @@ from baselines.core.errors import BaselinesError
 from baselines.evaluation.reading.catalogue import STATEMENTS, STRICT
 from baselines.evaluation.reading.choices import choice_table
 from baselines.evaluation.reading.decide import REVISION, decided_reading
-from baselines.evaluation.reading.sections import (GENERIC_OPENERS, blank_struck, continuation_start, plain_lines,
-                                                   visible_span)
+from baselines.evaluation.reading.languages import fold
+from baselines.evaluation.reading.numbers import NUMBERING_UNKNOWN, numbered
+from baselines.evaluation.reading.sections import GENERIC_OPENERS, blank_struck, continuation_start, visible_span
 from baselines.evaluation.reading.words import Matcher
 
-READER_VERSION = "6"
+READER_VERSION = "7"
 CUT = "+cut"  # after a rule's name: read before a continuation of the prompt
 TRUNCATED = "truncated"  # a generation cut off by its token limit before any answer statement
 UNFINISHED = "unfinished_reasoning"  # a reasoning section opened and never closed: cut off before answering
@@ -59,26 +60,30 @@ class Reading(NamedTuple):
 
 def read_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None,
                 choices: Sequence[str] = (), item_id: str | None = None, offered: Sequence[str] | None = None,
-                openers: Sequence[str] = GENERIC_OPENERS, truncated: bool = False) -> Reading:
+                openers: Sequence[str] = GENERIC_OPENERS, truncated: bool = False,
+                numbering: str | None = None) -> Reading:
     """The answer `raw` commits to, with its audit trail (see the module docstring).
 
     `choices` are the choice texts aligned with `labels` (may be empty); `offered`, the spellings the prompt
     offered (None: every label and alias); `openers`, the line openers of the prompt that start a continuation
     (() reads the whole generation); `truncated`, the generation was cut off by a token limit. A generation longer
-    than MAX_GENERATION_CHARS is refused, naming `item_id`."""
+    than MAX_GENERATION_CHARS is refused, naming `item_id`; `numbering`, how the prompt numbered the choices where
+    they may be named by digit or letter (`numbers.NUMBERINGS`; None: unknown, and a bare number is not read)."""
     if not isinstance(raw, str) or not raw.strip():
         return Reading(None, None)
     if len(raw) > MAX_GENERATION_CHARS:
         where = f"id {item_id}: " if item_id is not None else ""
         raise BaselinesError(f"{where}the generation has {len(raw):,} characters; the reader reads generations of "
                              f"at most {MAX_GENERATION_CHARS:,}")
-    raw = plain_lines(raw)
+    raw = fold(raw)
     start, end, unfinished = visible_span(raw)
     visible = blank_struck(raw)[start:end]
     cut = continuation_start(visible, openers)
-    matcher = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())), None if offered is None else tuple(offered))
+    read = visible if cut is None else visible[:cut]
     table = choice_table(tuple(labels), tuple(choices))
-    found, rule = decided_reading(visible if cut is None else visible[:cut], matcher, table)
+    readings = [decided_reading(read, _matcher(tuple(labels), *spelled), table)
+                for spelled in numbered(labels, aliases or {}, offered, numbering)]  # one per possible numbering
+    found, rule = readings[0] if len({label for label, _ in readings}) == 1 else (None, NUMBERING_UNKNOWN)
     if (truncated or unfinished) and found is not None and base_rule(rule) not in STATEMENTS:
         found, rule = None, UNFINISHED if unfinished else TRUNCATED
     if cut is not None:

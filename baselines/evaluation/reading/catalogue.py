@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from baselines.evaluation.reading import forms, label_lines, verdicts
+from baselines.evaluation.reading import forms, label_lines, structured, verdicts
 
 
 EXAMPLE_LABELS = ("A", "B", "C", "D", "E")
@@ -41,7 +41,7 @@ FORMS = (
           ("The answer is B. Final answer: C", "C")),
          (("If the Court had reached the merits, the final answer would be C.", "final_answer:conditional"),
           ("The final answer is unlikely to be C.", None)), strict=True, statement=True, final=True),
-    Form("tagged", forms.tagged, "an answer tag or field: `<answer>C</answer>`, `{\"answer\": \"C\"}`",
+    Form("tagged", structured.tagged, "an answer tag or field: `<answer>C</answer>`, `{\"answer\": \"C\"}`",
          (("<answer>C</answer>", "C"), ('{"answer": "D", "runner_up": "B"}', "D")), (), strict=True,
          statement=True, final=True),
     Form("boxed", forms.boxed, "the content of the last `\\boxed{}`",
@@ -59,9 +59,11 @@ FORMS = (
           ("The wrong answer is C.", "answer_is:qualified"), ("The second-best answer is C.", "answer_is:qualified"),
           ("I doubt the answer is C.", "answer_is:doubted"), ("The answer is not C.", None),
           ("The answer could be C.", None)), strict=True, statement=True),
-    Form("pick", forms.pick, "the writer's own choice: \"I choose C\", \"I'd go with C\", \"Leaning C\"",
+    Form("pick", forms.pick, "the writer's own choice: \"I choose C\", \"I'd go with C\", \"Leaning C\", the "
+         "survivor of an elimination: \"Eliminating A, B, D and E leaves C\"",
          (("I choose C.", "C"), ("I'd go with C.", "C"), ("If I had to choose, I'd pick C.", "C"),
-          ("Leaning C.", "C")),
+          ("Leaning C.", "C"), ("Eliminating A, B, D and E leaves C, which fits the record.", "C"),
+          ("Only C remains.", "C")),
          (("I won't pick C.", None), ("Students often choose C.", None), ("Should I pick C?", "pick:questioned"),
           ("I'd pick C if the statute applied.", "pick:conditional")), strict=False, statement=False),
     Form("verdict", verdicts.verdict, "a favourable verdict on the choice with the writer as judge: \"C is correct\", "
@@ -75,7 +77,7 @@ FORMS = (
           ("I don't think C is correct.", "verdict:doubted")), strict=False, statement=False),
     Form("ending", label_lines.ending, "the text ends with a sentence that is a label, after words that lead into "
          "an answer: \"... So C.\", \"Therefore, C.\", \"Probably C.\", \"That leaves C.\"",
-         (("A and B are wrong. So C.", "C"), ("Probably C.", "C"), ("That leaves C.", "C")),
+         (("A and B are wrong. So C.", "C"), ("Probably C.", "C"), ("Therefore, C.", "C")),
          (("There is little support for C.", None), ("I would not rely on C.", None), ("So C?", "ending:questioned")),
          strict=False, statement=False),
     Form("leading", label_lines.leading, "the text opens with a sentence that is a label: \"C. The Court held ...\", "

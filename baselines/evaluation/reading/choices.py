@@ -28,11 +28,13 @@ class ChoiceTable:
     def restated(self, text: Text, k: int) -> set[str]:
         """The one choice whose text follows label word k on its line, whole or cut short ("3: "holding that
         ..."", "B. State Agency, since ..."); empty when those words are no single choice's text."""
-        if not self.texts:
+        if not self.labels:
             return set()
         end = text.tokens[k].end
         line = text.raw[end:end + 8 * self.longest + 64].split("\n", 1)[0]
         rest = normal_text(line).rstrip(".… ")
+        if rest in self.labels:  # 'C ("affirmed")': a whole choice text, however short
+            return {self.labels[rest]}
         if len(rest) < RESTATED_CHARS:
             return set()
         found = {label for normal, label in self.texts

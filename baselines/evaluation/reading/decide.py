@@ -52,7 +52,15 @@ def decided_reading(raw: str, matcher: Matcher, table: ChoiceTable) -> tuple[str
 
 def commitments(text: Text, table: ChoiceTable) -> list[Commitment]:
     """Every form's commitments in the text, vetoed or not."""
-    return [commitment for form in FORMS for commitment in form.find(text, table)]
+    return [_marked(text, commitment) for form in FORMS for commitment in form.find(text, table)]
+
+
+def _marked(text: Text, commitment: Commitment) -> Commitment:
+    """The commitment, rejected where a mark of rejection stands beside its label ("C ❌", "👎 C")."""
+    if commitment.veto is None and commitment.at < len(text) and V.marked_rejected(text, commitment.at):
+        return Commitment(commitment.label, commitment.form, commitment.start, commitment.at, commitment.chars,
+                          V.REJECTED)
+    return commitment
 
 
 def _last_correction_after_answer(raw: str, standing: list[Commitment]) -> int | None:
@@ -81,6 +89,8 @@ def decide(text: Text, found: list[Commitment]) -> tuple[str | None, str | None]
     last = max(c.at for c in standing)
     if _review_after(text, max(c.chars for c in standing)):
         return None, f"{chosen.form}:{UNCONFIRMED}"
+    if veto := V.taken_back(text.raw, max(c.chars for c in standing)):
+        return None, f"{chosen.form}:{veto}"
     if V.rejected_later(text, chosen.label, last):
         return None, f"{chosen.form}:{V.REJECTED}"
     if V.alternative_later(text, chosen.label, last):
