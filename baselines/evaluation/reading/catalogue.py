@@ -49,7 +49,7 @@ FORMS = (
     Form("answer_is", forms.answer_is, "an answer statement whose own clause is not negated, doubted, questioned, "
          "conditional, ranked below another or attributed to someone else: \"The answer is C\", \"Answer: C\", "
          "\"The correct holding is C\", \"My best guess: C\"",
-         (("The answer is C.", "C"), ("Answer: I think it is C", "C"), ("I'm not sure, but I think the answer is C.",
+         (("The answer is C.", "C"), ("Answer: I think it is C", "C"), ("答案是 C。", "C"), ("Ответ: В", "C"), ("I'm not sure, but I think the answer is C.",
                                                                           "C"),
           ("The Court's holding is C.", "C"), ("Most likely answer: (C)", "C"), ("Most likely: C. Least likely: E.", "C")),
          (("The petitioner argues that the answer is C.", "answer_is:attributed"),
@@ -58,6 +58,9 @@ FORMS = (
                                                     "answer_is:conditional"),
           ("The wrong answer is C.", "answer_is:qualified"), ("The second-best answer is C.", "answer_is:qualified"),
           ("I doubt the answer is C.", "answer_is:doubted"), ("The answer is not C.", None),
+          ("The answer is C ❌", "answer_is:rejected"), ("The answer is C. Or is it? I'm unsure.", "answer_is:retracted"),
+          ("In the petitioner's view the answer is C.", "answer_is:attributed"),
+          ("The least likely answer is C.", "answer_is:qualified"), ("答案不是 C。", None),
           ("The answer could be C.", None)), strict=True, statement=True),
     Form("pick", forms.pick, "the writer's own choice: \"I choose C\", \"I'd go with C\", \"Leaning C\", the "
          "survivor of an elimination: \"Eliminating A, B, D and E leaves C\"",
@@ -111,9 +114,14 @@ VETOES = (
     Veto("qualified", "the answer noun is qualified by no commitment (\"the wrong answer\", \"a tempting answer\"), "
                       "or the choice is ranked below another (\"the second-best answer\", \"C, a close second\")"),
     Veto("rejected", "after the choice is read, the text rejects that same choice: \"C is wrong\", \"C can be "
-                     "ruled out\""),
+                     "ruled out\"; or a mark of rejection stands beside its label: \"C ❌\", \"✘ C\", \"C 👎\", "
+                     "\"C (wrong)\""),
+    Veto("retracted", "after the answer the text takes it back: \"Or is it? I'm unsure\", \"just kidding\", \"that "
+                      "was an earlier draft\", \"[retracted]\""),
     Veto("several", "differing choices are committed to with nothing to say which is final, or the text goes on to "
-                    "offer another as possible (\"but it could also be A\")"),
+                    "offer another as possible (\"but it could also be A\", \"both are defensible\"), or leaves an "
+                    "alternative unfinished (\"A or\"), or a label stands with another choice's quoted text "
+                    "('C (\"affirmed\")', affirmed being B)"),
     Veto("unconfirmed", "after its last answer the text announces a check of it (\"but let me check the other options "
                         "first\") and states no answer after"),
 )

@@ -3,11 +3,13 @@ are the text of ("State Agency"), and which choice the words after a label resta
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.words import normal_text
 
+QUOTED = re.compile(r"[ \t]*(?:[:—–-][ \t]*)?[(\[\"“'‘]")  # a quotation or bracket right after a label
 RESTATED_CHARS = 12  # the shortest choice text, or start of one, that counts as naming that choice after a label
 
 
@@ -33,7 +35,7 @@ class ChoiceTable:
         end = text.tokens[k].end
         line = text.raw[end:end + 8 * self.longest + 64].split("\n", 1)[0]
         rest = normal_text(line).rstrip(".… ")
-        if rest in self.labels:  # 'C ("affirmed")': a whole choice text, however short
+        if rest in self.labels and QUOTED.match(line):  # 'C ("affirmed")': a whole choice text quoted, however short
             return {self.labels[rest]}
         if len(rest) < RESTATED_CHARS:
             return set()

@@ -95,6 +95,8 @@ _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK_LATIN = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
 _LONE = re.compile(r"(?<![^\W\d_])[\u0391-\u03a9\u0410-\u042f](?![^\W\d_])")
 _LINE = re.compile(r"[^\n]*")
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+QUESTION_MARKS = {"greek": ";"}  # the question mark of a script, in a line written in it
 
 
 def fold(raw: str) -> str:
@@ -105,16 +107,19 @@ def fold(raw: str) -> str:
     raw = plain_lines(_JOINERS.sub("", raw))
     raw = "".join(_enclosed(char) for char in raw) if any(ord(char) > 0x1F000 for char in raw) else raw
     raw = _CJK_LATIN.sub(" ", unicodedata.normalize("NFKC", raw).translate(STOPS))
-    return _LINE.sub(_letters_of_line, raw) if _LONE.search(raw) else raw
+    return _LINE.sub(_letters_of_line, raw) if _OTHER_SCRIPT.search(raw) else raw
 
 
 def _letters_of_line(line: re.Match) -> str:
+    """A line with its lone capitals of another script as Latin letters, and the question mark of its script."""
     text = line.group()
-    if not _LONE.search(text):
+    if not _OTHER_SCRIPT.search(text):
         return text
     counts = {script: sum(1 for c in text if c.isalpha() and unicodedata.name(c, "").startswith(script.upper()))
               for script in ORDER}
     latin = sum(1 for c in text if c.isascii() and c.isalpha())
+    for script, mark in QUESTION_MARKS.items():
+        text = text.replace(mark, "?") if counts[script] > latin else text
     return _LONE.sub(lambda m: _letter(m.group(), counts, latin), text)
 
 
