@@ -86,13 +86,12 @@ def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
 
 def _offered(doc: dict, answer: dict) -> dict:
     """{"offered": the document's labels} for a generation, when the document lists them (our exports do): the
-    spellings its prompt offered, so the extractor reads those alone (SCALR: "0".."4" or "A".."E"), and its
-    `numbering` (legalbench or letters: what a bare number names)."""
+    spellings its prompt offered, so the extractor reads those alone (SCALR: "0".."4" or "A".."E"): the numbering
+    of a bare number is the prompt's."""
     labels = doc.get("labels")
-    numbering = {"numbering": doc["numbering"]} if "raw" in answer and isinstance(doc.get("numbering"), str) else {}
     if "raw" in answer and isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels):
-        return {"offered": labels, **numbering}
-    return numbering
+        return {"offered": labels}
+    return {}
 
 
 def _one_filter(rows: list[tuple[int, dict]], path: Path, filter_name: str | None) -> list[tuple[int, dict]]:

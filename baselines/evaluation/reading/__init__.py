@@ -33,6 +33,7 @@ item, never cut; below that, it is read in time about linear in its length.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Mapping, NamedTuple, Sequence
 
 from baselines.core.errors import BaselinesError
@@ -45,6 +46,7 @@ from baselines.evaluation.reading.sections import GENERIC_OPENERS, blank_struck,
 from baselines.evaluation.reading.words import Matcher
 
 READER_VERSION = "7"
+DIGIT = re.compile(r"[0-9]")  # two numberings read a text alike unless it holds a digit
 CUT = "+cut"  # after a rule's name: read before a continuation of the prompt
 TRUNCATED = "truncated"  # a generation cut off by its token limit before any answer statement
 UNFINISHED = "unfinished_reasoning"  # a reasoning section opened and never closed: cut off before answering
@@ -81,8 +83,9 @@ def read_answer(raw: str, labels: Sequence[str], aliases: Mapping[str, str] | No
     cut = continuation_start(visible, openers)
     read = visible if cut is None else visible[:cut]
     table = choice_table(tuple(labels), tuple(choices))
-    readings = [decided_reading(read, _matcher(tuple(labels), *spelled), table)
-                for spelled in numbered(labels, aliases or {}, offered, numbering)]  # one per possible numbering
+    numberings = numbered(labels, aliases or {}, offered, numbering)
+    readings = [decided_reading(read, _matcher(tuple(labels), *spelled), table)  # one per possible numbering
+                for spelled in (numberings if DIGIT.search(read) else numberings[:1])]
     found, rule = readings[0] if len({label for label, _ in readings}) == 1 else (None, NUMBERING_UNKNOWN)
     if (truncated or unfinished) and found is not None and base_rule(rule) not in STATEMENTS:
         found, rule = None, UNFINISHED if unfinished else TRUNCATED

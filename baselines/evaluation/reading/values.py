@@ -121,5 +121,7 @@ def _dangling(text: Text, k: int) -> bool:
         word = text.tokens[j].text.casefold()
         if text.is_word(j) and word not in CONNECTORS | HEDGES:
             return False
+        if joined and word in ".!?" and text.raw[text.tokens[j].start:text.tokens[j].start + 3] != "...":
+            return False  # "A or." ends a sentence: not cut off
         joined = joined or word in CONNECTORS
     return joined
