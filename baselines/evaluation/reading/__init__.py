@@ -1,14 +1,18 @@
 """Reading an LLM's raw generation: the answer it commits to, or no answer; never a guess.
 
-Reader version 6 (`READER_VERSION`, recorded in every results file). A choice is the answer only where the text
-commits to it in one of a closed set of forms (`catalogue.FORMS`: an answer statement, a tag or `\\boxed{}`, the
-writer's own pick, a favourable verdict with the writer as judge, a text or first or last sentence that is nothing
-but a label), and no veto takes that form back (`catalogue.VETOES`: questioned, conditional, attributed to someone
-else, doubted, qualified or ranked below another). Everything else, in any wording and any language, is no
-answer: a wording the reader does not know costs a missed answer, which coverage shows, never a wrong one.
+Reader version 7 (`READER_VERSION`, recorded in every results file). A choice is the answer only where the text
+commits to it in one of a closed set of forms (`catalogue.FORMS`: an answer statement, in English or in a language
+of `languages.LANGUAGES`, a tag, a structured answer key or `\\boxed{}`, the writer's own pick, a favourable
+verdict with the writer as judge, a text or first or last sentence that is nothing but a label), and no veto takes
+that form back (`catalogue.VETOES`: questioned, conditional, attributed to someone else, doubted, qualified or
+ranked below another, rejected by a mark beside it, retracted after it). Everything else, in any wording and any
+language, is no answer: a wording the reader does not know costs a missed answer, which coverage shows, never a
+wrong one. The text is folded first (`languages.fold`: NFKC, enclosed letters, zero-width joiners, letters of
+other scripts where one reading is left); a bare number is read only in a known numbering (`numbers`).
 
 What is read (`sections`): the visible response after the last reasoning section (`<think>...</think>` and the
-like; the section itself only when nothing follows it), with struck-out text blank, up to the first line where the
+like; the section itself only when nothing follows it), with struck-out text, chat-template wrappers, echoed
+formats and stated confidence blank, up to the first line where the
 text goes on to write a new example of the prompt (a continuation: rule suffix "+cut").
 
 Deciding (`decide`): all commitments that stand must name one choice. Commitments to differing choices are no

@@ -14,6 +14,7 @@ from baselines.evaluation.reading.catalogue import FINAL, FORMS
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.corrections import correction_spans
 from baselines.evaluation.reading.forms import Commitment
+from baselines.evaluation.reading.takebacks import marked_rejected, taken_back
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.values import SEVERAL
 from baselines.evaluation.reading.words import Matcher
@@ -57,7 +58,7 @@ def commitments(text: Text, table: ChoiceTable) -> list[Commitment]:
 
 def _marked(text: Text, commitment: Commitment) -> Commitment:
     """The commitment, rejected where a mark of rejection stands beside its label ("C ❌", "👎 C")."""
-    if commitment.veto is None and commitment.at < len(text) and V.marked_rejected(text, commitment.at):
+    if commitment.veto is None and commitment.at < len(text) and marked_rejected(text, commitment.at):
         return Commitment(commitment.label, commitment.form, commitment.start, commitment.at, commitment.chars,
                           V.REJECTED)
     return commitment
@@ -89,7 +90,7 @@ def decide(text: Text, found: list[Commitment]) -> tuple[str | None, str | None]
     last = max(c.at for c in standing)
     if _review_after(text, max(c.chars for c in standing)):
         return None, f"{chosen.form}:{UNCONFIRMED}"
-    if veto := V.taken_back(text.raw, max(c.chars for c in standing)):
+    if veto := taken_back(text.raw, max(c.chars for c in standing)):
         return None, f"{chosen.form}:{veto}"
     if V.rejected_later(text, chosen.label, last):
         return None, f"{chosen.form}:{V.REJECTED}"

@@ -41,7 +41,7 @@ LANGUAGES = {
                    (("答案是 C。", "C"), ("答案：C", "C"), ("最终答案：C", "C"), ("选C。", "C")),
                    (("答案不是C。", None), ("如果法院适用该法规，答案是C。", None)), spaced=False, bare=True),
     "ja": Language(("正解", "答え", "解答", "回答"), ("は", "が"),
-                   ("ではない", "ではありません", "じゃない", "もし", "かもしれ", "たぶん", "でしょうか", "か？"),
+                   ("ではない", "ではありません", "じゃない", "もし", "かもしれ", "たぶん", "でしょうか", "か?"),
                    (("答えは C です。", "C"), ("正解：C", "C"), ("正解はCです。", "C")),
                    (("答えはCではありません。", None),), spaced=False),
     "ko": Language(("정답", "답변", "답"), ("은", "는", "이", "가"),
@@ -84,6 +84,9 @@ LANGUAGES = {
                    (("Đáp án: C", "C"),)),
 }
 
+# "or" and "and" in other languages: a label joined to another by one names several ("C 或 D", "C или D")
+CONNECTORS = {"或", "或者", "和", "及", "与", "與", "と", "か", "または", "또는", "와", "과", "или", "и", "либо", "ή", "και",
+              "أو", "و", "या", "और", "o", "y", "ou", "et", "oder", "und", "of", "en", "lub", "ya", "veya", "hoặc", "và"}
 # letters of other scripts: by the order of the alphabet (A-E), and the capitals shaped like a Latin letter
 ORDER = {"cyrillic": "АБВГД", "greek": "ΑΒΓΔΕ"}
 SHAPES = {"cyrillic": dict(zip("АВСЕНКМОРТХ", "ABCEHKMOPTX")), "greek": dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"))}
