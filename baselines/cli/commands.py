@@ -151,7 +151,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   only_present: bool = OnlyPresent, download: bool = Download,
                   allow_overlap: bool = typer.Option(False, "--allow-overlap", help=ALLOW_OVERLAP_HELP),
                   params: Optional[str] = typer.Option(None, "--params", help="The LLM's parameter count (70B, 8.03B, 110M) for its compute estimate; default: the documented table, by system name."),
-                  numbering: Optional[str] = typer.Option(None, "--numbering", help="How the prompt numbered the choices, for a bare number ('Option 4'): legalbench (0-4) | letters (4 = D); default: the export's record, else a bare number is not read."),
+                  numbering: Optional[str] = typer.Option(None, "--numbering", help="How the prompt numbered the choices, for a bare number ('Option 4'): legalbench (0-4) | letters (4 = D); default: the spellings a harness log's prompt offered, else a bare number is not read (and counted)."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
