@@ -53,10 +53,10 @@ PICK = re.compile(
     r"the\s+sentence)(?:\s+as)?)\b|(?:^|(?<=[.!?\n])|(?<=[.!?]\s))[ \t*_]*(?P<bare>going\s+with|leaning(?:\s+towards?)?|"
     r"let['’]?s\s+go\s+with|(?:i['’]ll\s+)?go\s+with|stick(?:ing)?\s+with|stay(?:ing)?\s+with)\b",
     re.IGNORECASE | re.MULTILINE)
-ELIMINATION = re.compile(r"\b(?P<noun>leaves|leaving)(?:\s+(?:only|just|us\s+with|me\s+with))?\s+(?=\S)"
+ELIMINATION = re.compile(r"\b(?P<noun>leaves|leaving|left\s+with)(?:\s+(?:only|just|us\s+with|me\s+with))?\s+(?=\S)"
                          r"|\bonly\s+(?P<only>option\s+|choice\s+)?(?=\S+\s+(?:remains|is\s+left|survives|stands)\b)",
                          re.IGNORECASE)
-NO_NOUN = {"this", "it", "that", "leaves", "leaving", ""}  # nothing to qualify: the item, or what elimination left
+NO_NOUN = {"this", "it", "that", "leaves", "leaving", "left with", ""}  # nothing to qualify: the item, or what elimination left
 HEADING = re.compile(r"^[ \t#*_>]*(?:(?:my|the)\s+)?(?:final\s+)?answer[ \t*_:]*$", re.IGNORECASE | re.MULTILINE)
 BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 TAGGED = re.compile(r"<(?P<tag>answer|final_answer|final|label|choice|prediction)\s*>(?P<value>[^<]{0,400})</(?P=tag)\s*>"

@@ -44,10 +44,11 @@ _SPECIAL = re.compile(r"<\|(?:im_start|start_header_id)\|>[ \t]*(?:assistant|mod
 ASIDES = re.compile(r"(?:^|(?<=[.!?:;\s(]))(?:example\s+(?:output|response|answer)|sample\s+(?:output|response|answer)"
                     r"|expected\s+(?:format|output)|output\s+format|format\s+example|answer\s+format|required\s+format"
                     r"|(?:respond|reply|answer)\s+(?:in|with|using)\s+the\s+(?:format|form|template)|for\s+example|for\s+instance"
-                    r"|you\s+asked\s+for|something\s+like)\b[^\n]*|(?:^|(?<=[.!?;\s(]))(?:format\s*:|e\.g\.)[^\n]*"
+                    r"|you\s+asked\s+for|something\s+like|(?:should|would|must|will)\s+look\s+like|templates?|placeholder)\b[^\n]*|(?:^|(?<=[.!?;\s(]))(?:format\s*:|e\.g\.)[^\n]*"
                     r"|[ \t]*[,;(—–-]?[ \t]*(?:with\s+(?:\w+\s+){0,2}confidence\b|confidence(?:\s+level)?\s*[:=]?\s*(?:\d{1,3}"
                     r"\s*%|high|medium|moderate|low|\d(?:\.\d+)?)\b|(?:about|around|roughly|~)?\s*\d{1,3}\s*%\s*(?:sure|"
-                    r"confident|certain)\b)[ \t]*\)?", re.IGNORECASE | re.MULTILINE)
+                    r"confident|certain)\b|[,;(—–-][ \t]*(?:(?:very|fairly|moderately|quite|somewhat|reasonably|highly)\s+)(?:confident|"
+                    r"sure|certain)\b)[ \t]*\)?", re.IGNORECASE | re.MULTILINE)
 _STRUCK = re.compile(r"~~(?:(?!~~)[^\n])+~~|<(del|s|strike)>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 
 

@@ -9,7 +9,7 @@ from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.vetoes import REJECTED, SEVERAL
 
 RETRACTED = "retracted"
-REJECTION_MARKS = {"✗", "✘", "❌", "✕", "×", "👎", "🚫", "⛔", "❎", "☒"}  # beside a label: that label is rejected
+REJECTION_MARKS = {"✗", "✘", "❌", "✕", "×", "👎", "🚫", "⛔", "❎", "☒", "✖", "🙅", "🛑", "⊗"}  # beside a label: that label is rejected
 REJECTION_WORDS = {"wrong", "incorrect", "no", "false", "rejected", "eliminated", "excluded", "not"}  # "C (wrong)"
 RETRACTIONS = re.compile(
     r"\bor\s+is\s+it\s*\?|\b(?:just\s+)?(?:kidding|joking)\b|\b(?:earlier|first|rough|previous)\s+draft\b|\bignore\s+"
@@ -46,4 +46,14 @@ def marked_rejected(text: Text, k: int) -> bool:
         if text.tokens[j].text in REJECTION_MARKS:
             return True
         j -= 1
-    return False
+    return _line_opens_with_mark(text, k)
+
+
+def _line_opens_with_mark(text: Text, k: int) -> bool:
+    """The line of token k opens with a mark of rejection ("❌ The answer is C")."""
+    j = k
+    while j > 0 and text.tokens[j - 1].token_type != "newline":
+        j -= 1
+    while j < k and text.tokens[j].token_type == "mark" and text.tokens[j].text not in REJECTION_MARKS:
+        j += 1
+    return j < k and text.tokens[j].text in REJECTION_MARKS

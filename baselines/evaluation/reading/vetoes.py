@@ -184,8 +184,11 @@ def attributed(text: Text, start: int) -> bool:
         if match.group(1) not in OWN_SOURCES and match.group(1).split()[0] not in OWN_SOURCES:
             return True
     for match in PARTY_VIEW.finditer(sentence):  # "in the petitioner's view", "from the dissent's perspective"
-        if "the " + (match.group(1) or match.group(2)) not in OWN_SOURCES:
+        if "the " + next(group for group in match.groups() if group) not in OWN_SOURCES:
             return True
+    possessive = PARTY_POSSESSIVE.search(" ".join(words_between(text, sentence_start(text, start), start)))
+    if possessive and "the " + possessive.group(1) not in OWN_SOURCES:
+        return True
     return _quoted(text, start) or bool(SPEAKER.match(_line_before(text, start)))
 
 
@@ -193,6 +196,8 @@ PARTY_VIEW = re.compile(r"\b(?:in|from|on|under)\s+(?:the\s+)?(\w+)['’]s?\s+(?
                         r"position|perspective|standpoint|theory|telling|framing|argument)\b|\b(?:in|from|on|under)\s+"
                         r"(?:the\s+)?(petitioner|respondent|appellant|appellee|prosecution|defence|defense|government|"
                         r"plaintiff|defendant|dissent|state|claimant|applicant)['’]s?\b")
+PARTY_POSSESSIVE = re.compile(r"^(?:the\s+)?(\w+)['’]s\s+(?:view|position|submission|argument|theory|contention|"
+                              r"answer)\b")  # opening the statement's sentence: "The government's view: the answer is D"
 SPEAKER = re.compile(r"^[ \t>*_#-]*(?:[\w'’ ]{0,30}?\b(?:user|human|student|petitioner|respondent|appellant|appellee|"
                      r"dissent|commentators?|amicus|amici|solicitor\s+general|counsel|critics?|(?:previous|prior|earlier|"
                      r"other|another|first|second)\s+(?:model|assistant|answer|response|turn|output|attempt|reply))"
