@@ -78,3 +78,10 @@ def test_wordings_written_after_the_code_are_read_as_committed_or_not_at_all(row
     """76 wordings of the same families written after the code (its first reading misread 6: a cross opening the
     line, "✖", "🙅", "should look like", "Template:", "The government's view:"); each is its answer or none."""
     assert read_answer(row["raw"], EXAMPLE_LABELS, choices=EXAMPLE_CHOICES).label in (row["answer"], None)
+
+
+def test_the_evaluator_page_has_the_table_of_every_language():
+    page = (Path(__file__).parent.parent / "docs" / "evaluator.md").read_text(encoding="utf-8")
+    for code, language in LANGUAGES.items():
+        row = next(line for line in page.splitlines() if f"(`{code}`) |" in line)
+        assert all(noun in row for noun in language.nouns) and all(word in row for word in language.vetoes), code

@@ -12,9 +12,9 @@ label standing right there, or nothing. The vetoes of the language are looked fo
 enclosed letters NFKC leaves ("🅒"), zero-width characters inside a word removed (a joiner between two letters
 makes them one word: no letter), a space between a CJK character and a Latin letter or digit ("答案是C" -> "答案是
 C"), the CJK, Arabic and Devanagari stops as "." "," "?", and a lone capital of another script as the Latin
-letter it stands for: by the order of its alphabet in a line of that script (Russian "Ответ: В" is C), by its shape
-in a line of Latin script (a Cyrillic "С" in "The answer is С" is C), and with no other letters about it only where
-order and shape agree. Elsewhere it stands for no letter."""
+letter it stands for: by the order of its alphabet in a line of that script alone (Russian "Ответ: В" is C), by its
+shape in a line of Latin script alone (a Cyrillic "С" in "The answer is С" is C), and in a line of both scripts or
+of no other letters only where order and shape agree. Elsewhere it stands for no letter."""
 from __future__ import annotations
 
 import re
@@ -37,44 +37,44 @@ class Language:
 
 LANGUAGES = {
     "zh": Language(("正确答案", "最终答案", "最后答案", "正确选项", "答案", "选择", "选项", "选", "答"), ("是", "为", "應為", "应为", "應該是", "应该是"),
-                   ("不是", "不", "非", "如果", "假如", "若", "可能", "也许", "或许", "吗", "排除"),
+                   ("不是", "不", "非", "如果", "假如", "若", "可能", "也许", "或许", "吗", "排除", "原告", "被告", "上诉人", "法院认为"),
                    (("答案是 C。", "C"), ("答案：C", "C"), ("最终答案：C", "C"), ("选C。", "C")),
                    (("答案不是C。", None), ("如果法院适用该法规，答案是C。", None)), spaced=False, bare=True),
     "ja": Language(("正解", "答え", "解答", "回答"), ("は", "が"),
-                   ("ではない", "ではありません", "じゃない", "もし", "かもしれ", "たぶん", "でしょうか", "か?"),
+                   ("ではない", "ではありません", "じゃない", "もし", "かもしれ", "たぶん", "でしょうか", "か?", "原告", "被告"),
                    (("答えは C です。", "C"), ("正解：C", "C"), ("正解はCです。", "C")),
                    (("答えはCではありません。", None),), spaced=False),
     "ko": Language(("정답", "답변", "답"), ("은", "는", "이", "가"),
-                   ("아닙니다", "아니", "않", "만약", "아마", "일지도", "까요"),
+                   ("아닙니다", "아니", "않", "만약", "아마", "일지도", "까요", "원고", "피고"),
                    (("정답은 C입니다.", "C"), ("답: C", "C")), (("정답은 C가 아닙니다.", None),), spaced=False),
     "ru": Language(("правильный ответ", "окончательный ответ", "итоговый ответ", "ответ"), ("это", "будет", "—", "-"),
-                   ("не", "если", "возможно", "может", "вероятно", "наверное", "бы"),
+                   ("не", "если", "возможно", "может", "вероятно", "наверное", "бы", "истец", "ответчик", "заявитель"),
                    (("Ответ: C", "C"), ("Ответ: В", "C"), ("Правильный ответ — C.", "C")),
                    (("Ответ: не В", None), ("Если бы суд применил закон, ответ был бы C.", None))),
     "el": Language(("σωστή απάντηση", "τελική απάντηση", "απάντηση"), ("είναι",),
                    ("δεν", "όχι", "αν", "εάν", "ίσως", "μπορεί"),
                    (("Απάντηση: Γ", "C"), ("Η σωστή απάντηση είναι C.", "C")), (("Η απάντηση δεν είναι C.", None),)),
     "ar": Language(("الإجابة الصحيحة", "الإجابة النهائية", "الإجابة", "الجواب", "الاجابة"), ("هي", "هو"),
-                   ("ليست", "ليس", "لا", "إذا", "اذا", "لو", "ربما", "قد"),
+                   ("ليست", "ليس", "لا", "إذا", "اذا", "لو", "ربما", "قد", "المدعي"),
                    (("الإجابة: C", "C"), ("الإجابة الصحيحة هي C", "C")), (("الإجابة ليست C", None),)),
     "hi": Language(("सही उत्तर", "अंतिम उत्तर", "उत्तर", "जवाब"), ("है",),
-                   ("नहीं", "न", "अगर", "यदि", "शायद", "संभवतः"),
+                   ("नहीं", "न", "अगर", "यदि", "शायद", "संभवतः", "याचिकाकर्ता"),
                    (("उत्तर: C", "C"), ("सही उत्तर C है।", "C")), (("उत्तर C नहीं है।", None),), bare=True),
     "es": Language(("respuesta correcta", "respuesta final", "respuesta"), ("es",),
-                   ("no", "si", "quizás", "quizá", "tal vez", "posiblemente", "puede"),
+                   ("no", "si", "quizás", "quizá", "tal vez", "posiblemente", "puede", "demandante", "demandado", "recurrente"),
                    (("La respuesta es C.", "C"), ("Respuesta correcta: C", "C")), (("La respuesta no es C.", None),)),
     "fr": Language(("bonne réponse", "réponse correcte", "réponse finale", "réponse"), ("est",),
-                   ("ne", "pas", "si", "peut-être", "probablement", "pourrait"),
+                   ("ne", "pas", "si", "peut-être", "probablement", "pourrait", "requérant", "demandeur"),
                    (("La réponse est C.", "C"), ("Réponse : C", "C")), (("Si la loi s'appliquait, la réponse est C.", None),)),
     "de": Language(("richtige antwort", "endgültige antwort", "antwort", "lösung"), ("ist", "lautet"),
-                   ("nicht", "kein", "keine", "wenn", "falls", "vielleicht", "möglicherweise", "eventuell"),
+                   ("nicht", "kein", "keine", "wenn", "falls", "vielleicht", "möglicherweise", "eventuell", "kläger", "beklagte"),
                    (("Die Antwort ist C.", "C"), ("Antwort: C", "C"), ("Die richtige Antwort lautet C.", "C")),
                    (("Die Antwort ist nicht C.", None),)),
     "pt": Language(("resposta correta", "resposta final", "resposta"), ("é", "seria"),
-                   ("não", "se", "talvez", "possivelmente", "pode"),
+                   ("não", "se", "talvez", "possivelmente", "pode", "autor", "réu"),
                    (("A resposta é C.", "C"), ("Resposta: C", "C")), (("A resposta não é C.", None),)),
     "it": Language(("risposta corretta", "risposta finale", "risposta"), ("è",),
-                   ("non", "se", "forse", "probabilmente", "potrebbe"),
+                   ("non", "se", "forse", "probabilmente", "potrebbe", "ricorrente", "attore"),
                    (("La risposta è C.", "C"), ("Risposta: C", "C")), (("Forse la risposta è C?", None),)),
     "nl": Language(("juiste antwoord", "antwoord"), ("is",), ("niet", "als", "misschien"),
                    (("Het antwoord is C.", "C"),)),
@@ -137,9 +137,9 @@ def _letter(char: str, counts: dict[str, int], latin: int) -> str:
     own = counts[script] - 1
     by_order = "ABCDE"[ORDER[script].index(char)] if char in ORDER[script] else None
     by_shape = SHAPES[script].get(char)
-    if own > latin:
+    if own and not latin:  # a line of its script: by order
         return by_order or char
-    if latin > own:
+    if latin and not own:  # a line of Latin script: by shape
         return by_shape or char
     return by_order if by_order is not None and by_order == by_shape else char
 
