@@ -75,8 +75,8 @@ LATER = [json.loads(line) for line in
 
 @pytest.mark.parametrize("row", LATER, ids=[row["raw"][:40] for row in LATER])
 def test_wordings_written_after_the_code_are_read_as_committed_or_not_at_all(row):
-    """90 wordings of the same families written after the code (its first reading misread 6: a cross opening the
-    line, "✖", "🙅", "should look like", "Template:", "The government's view:"); each is its answer or none."""
+    """97 wordings of the same families written after the code (its first readings misread 9: a cross opening the
+    line, "✖", "🙅", "should look like", "Template:", "The government's view:", "Draft answer:", "A," cut off, two boxes); each is its answer or none."""
     assert read_answer(row["raw"], EXAMPLE_LABELS, choices=EXAMPLE_CHOICES).label in (row["answer"], None)
 
 

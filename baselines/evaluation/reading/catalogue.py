@@ -44,7 +44,7 @@ FORMS = (
     Form("tagged", structured.tagged, "an answer tag or field: `<answer>C</answer>`, `{\"answer\": \"C\"}`",
          (("<answer>C</answer>", "C"), ('{"answer": "D", "runner_up": "B"}', "D")), (), strict=True,
          statement=True, final=True),
-    Form("boxed", forms.boxed, "the content of the last `\\boxed{}`",
+    Form("boxed", forms.boxed, "the content of each `\\boxed{}` (two that differ name none)",
          (("Thus \\boxed{C}", "C"), ("So $\\boxed{\\text{(C)}}$.", "C")), (), strict=True, statement=True, final=True),
     Form("answer_is", forms.answer_is, "an answer statement whose own clause is not negated, doubted, questioned, "
          "conditional, ranked below another or attributed to someone else: \"The answer is C\", \"Answer: C\", "

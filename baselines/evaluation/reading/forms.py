@@ -64,6 +64,7 @@ TAGGED = re.compile(r"<(?P<tag>answer|final_answer|final|label|choice|prediction
                     r"|[\"'](?:answer|final_answer|answer_letter|choice|label|prediction|selected_answer|selection)"
                     r"[\"']\s*:\s*(?P<json>[\"'][^\"'\n]{0,400}[\"']|[A-Za-z0-9_]+)", re.IGNORECASE)
 _BRACE = re.compile(r"[{}]")
+MAX_BOXED = 400  # characters of a box read: an answer, not a flood of open braces
 
 
 @dataclass(frozen=True)
@@ -173,19 +174,19 @@ def pick(text: Text, table: ChoiceTable) -> list[Commitment]:
 
 
 def boxed(text: Text, table: ChoiceTable) -> list[Commitment]:
-    """The content of the last `\\boxed{}` (or `\\fbox{}`)."""
-    opened = list(BOXED.finditer(text.raw))
-    if not opened:
-        return []
-    start, depth, close = opened[-1].end(), 1, len(text.raw)
-    for brace in _BRACE.finditer(text.raw, start):
-        depth += 1 if brace.group() == "{" else -1
-        if depth == 0:
-            close = brace.start()
-            break
-    cue = text.index_at(opened[-1].start())
-    value = value_at(text, text.index_at(start), table, text.index_at(close))
-    return committed(text, "boxed", cue, value, None)
+    """The content of each `\\boxed{}` (or `\\fbox{}`): two that differ, with no correction between, name no answer."""
+    found = []
+    for opened in BOXED.finditer(text.raw):
+        start, depth = opened.end(), 1
+        close = min(len(text.raw), start + MAX_BOXED)
+        for brace in _BRACE.finditer(text.raw, start, close):
+            depth += 1 if brace.group() == "{" else -1
+            if depth == 0:
+                close = brace.start()
+                break
+        cue = text.index_at(opened.start())
+        found += committed(text, "boxed", cue, value_at(text, text.index_at(start), table, text.index_at(close)), None)
+    return found
 
 
 def tagged(text: Text, table: ChoiceTable) -> list[Commitment]:

@@ -117,6 +117,8 @@ def alone(text: Text, k: int, table: ChoiceTable) -> str:
 def _dangling(text: Text, k: int) -> bool:
     """The text ends in an alternative left unfinished after label k ("A or", "E, or possibly"): cut off."""
     joined = False
+    if text.raw[text.tokens[k].end:].strip(" \t*_)\n") == ",":  # "Final answer: A," cut off after the comma
+        return True
     for j in range(k + 1, len(text)):
         word = text.tokens[j].text.casefold()
         if text.is_word(j) and word not in CONNECTORS | HEDGES:
