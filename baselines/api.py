@@ -87,7 +87,7 @@ _OPTIONAL_PATH = kind("a path (str or os.PathLike)", is_path, optional=True)
 _FLAG = kind("True or False", lambda value: isinstance(value, bool))
 CHECKS: dict[str, Callable[[str, object], None]] = {  # keyword -> its check, the same in every function
     "task": kind("a task name (str)", lambda value: isinstance(value, str)),
-    **dict.fromkeys(("method", "name", "split", "encoder", "producer", "id_field", "lm_eval_filter", "id_prefix", "params",
+    **dict.fromkeys(("method", "name", "split", "encoder", "producer", "id_field", "lm_eval_filter", "id_prefix", "params", "numbering",
                      "against", "backend", "scheduler", "price"), _OPTIONAL_STR),
     **dict.fromkeys(("data_dir", "models_dir", "results_dir", "config", "model", "test_file", "train_file", "errors",
                      "prompts"),
@@ -208,7 +208,7 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
           id_field: str | None = None, lm_eval_filter: str | None = None, id_prefix: str | None = None,
           download: bool = False, allow_overlap: bool = False, params: str | None = None,
           errors: PathLike | None = None, prompts: PathLike | None = None, price: str | None = None,
-          quiet: bool = False) -> tuple[Result, Path]:
+          numbering: str | None = None, quiet: bool = False) -> tuple[Result, Path]:
     """Score a predictions file or folder (ours, or an LLM's raw generations) like any evaluation (`baselines
     score`); returns (Result, run folder).
 
@@ -217,7 +217,8 @@ def score(task: str, predictions: PathLike, data_dir: PathLike | None = None, *,
     custom_ids of batch API files; params: the LLM's parameter count ("70B") for its cost estimate; errors: OpenAI's
     error file of a batch, whose requests count as failed; prompts: the prompt record of the export the run was made
     from (default: found beside the file); price: the run's token price, "in=X,out=Y" in US$ per 1M tokens, kept with
-    it; the others as in evaluate()."""
+    it; numbering: legalbench | letters, how the prompt numbered the choices (what a bare number names); the others
+    as in evaluate()."""
     arguments = locals()
     check_arguments(arguments)
     from baselines.runs.requests import score_request

@@ -51,7 +51,8 @@ def ours(row: dict, context: dict) -> tuple[str | None, str | None]:
 
     task = get_task(context["task"])
     return extract_with_rule(row["raw"], context["labels"], task.aliases, context["choices"],
-                             openers=task_openers(task), truncated=row.get("truncated", False))
+                             openers=task_openers(task), truncated=row.get("truncated", False),
+                             numbering=row.get("numbering", context.get("numbering")))
 
 
 def harness(rows: list[dict], contexts: dict) -> dict[str, list[str | None]]:

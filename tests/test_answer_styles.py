@@ -63,10 +63,21 @@ def tiny_items(tmp_path):
 def test_every_style_scores_its_answer_and_refusals_are_no_answer(tmp_path):
     _, items = tiny_items(tmp_path)
     rows = generations(items)
-    result, samples = score_predictions(get_task("scalr"), rows, [item.reference() for item in items], replicates=20)
-    assert result.metrics["accuracy"] == result.coverage == 26 / 28
+    references = [item.reference() for item in items]
+    result, samples = score_predictions(get_task("scalr"), rows, references, replicates=20, numbering="legalbench")
+    assert result.metrics["accuracy"] == result.coverage == 26 / 28 and result.numbering_unknown == 0
     cut = [sample["rule"] for sample in samples if sample["rule"] and sample["rule"].endswith("+cut")]
     assert len(cut) == 9  # four continuation styles, twice each, and the refusal followed by one
+
+
+def test_bare_numbers_are_counted_not_read_while_their_numbering_is_unknown(tmp_path):
+    _, items = tiny_items(tmp_path)
+    rows, references = generations(items), [item.reference() for item in items]
+    result, samples = score_predictions(get_task("scalr"), rows, references, replicates=20)
+    digits = [row for row in rows if row["raw"].strip()[:1].isdigit() or row["raw"].startswith("Answer: ")
+              and row["raw"][8:9].isdigit()]
+    assert result.numbering_unknown == len(digits) > 0 and result.coverage == (26 - len(digits)) / 28
+    assert all(sample["answer"] is None for sample in samples if sample["rule"] and "numbering_unknown" in sample["rule"])
 
 
 @pytest.mark.realdata
@@ -77,7 +88,8 @@ def test_real_scalr_questions_score_exactly_the_answers_stated(tmp_path, data_di
     rows = generations(items)
     path = tmp_path / "llm.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    outcome = CliRunner().invoke(app, ["score", "scalr", str(path), "--data-dir", str(data_dir), "--name", "styles"])
+    outcome = CliRunner().invoke(app, ["score", "scalr", str(path), "--data-dir", str(data_dir), "--name", "styles",
+                                       "--numbering", "legalbench"])
     assert outcome.exit_code == 0, outcome.output
     saved = run_results("scalr", "styles")
     stated = sum(1 for n in range(len(items)) if n % 14 != 13)

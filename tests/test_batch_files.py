@@ -106,7 +106,7 @@ def test_errored_lines_are_missing_under_the_default_policy(fixture, scalr_file)
 
 @BOTH
 def test_only_present_scores_the_answered_lines(fixture, scalr_file):
-    result = score(fixture, scalr_file, "--only-present")
+    result = score(fixture, scalr_file, "--only-present", "--numbering", "legalbench")
     assert result.exit_code == 0, result.output
     saved = run_results("scalr", "batch")
     assert saved["n"] == 5 and saved["missing"] == 2 and saved["producer"] == "llm"
@@ -119,13 +119,21 @@ def test_only_present_scores_the_answered_lines(fixture, scalr_file):
 
 @BOTH
 def test_missing_wrong_counts_the_errored_lines(fixture, scalr_file):
-    result = score(fixture, scalr_file, "--missing", "wrong")
+    result = score(fixture, scalr_file, "--missing", "wrong", "--numbering", "legalbench")
     assert result.exit_code == 0, result.output
     saved = run_results("scalr", "batch")
     assert saved["n"] == 7 and saved["missing"] == 2
     samples = outcomes()
     assert [samples[key] for key in ERRORED] == [False, False]
     assert saved["metrics"]["accuracy"] == pytest.approx(3 / 7)
+
+
+@BOTH
+def test_a_bare_number_waits_for_its_numbering(fixture, scalr_file):
+    result = score(fixture, scalr_file, "--only-present")  # "Answer: 2": LegalBench's 2, or the second letter?
+    assert result.exit_code == 0 and "bare numbers, numbering" in result.output, result.output
+    saved = run_results("scalr", "batch")
+    assert saved["numbering_unknown"] == 1 and saved["metrics"]["accuracy"] == pytest.approx(2 / 5)
 
 
 def outcomes() -> dict[str, bool]:

@@ -1,7 +1,7 @@
 """The raw-generation answer extractor, on the forms LLMs really write."""
 import pytest
 
-from baselines.evaluation.reading import extract_answer
+from baselines.evaluation.reading import extract_answer, read_answer
 
 LETTERS = list("ABCDE")
 SCALR_ALIASES = {letter: str(i) for i, letter in enumerate("ABCDE")}
@@ -43,8 +43,20 @@ def test_zero_padded_numbers(raw, expected):
 def test_scalr_letters_map_to_legalbench_indexes():
     labels = ["0", "1", "2", "3", "4"]
     assert extract_answer("The final answer is C", labels, SCALR_ALIASES) == "2"
-    assert extract_answer("3", labels, SCALR_ALIASES) == "3"  # LegalBench numbers the choices 0-4
+    assert extract_answer("3", labels, SCALR_ALIASES, numbering="legalbench") == "3"  # LegalBench numbers them 0-4
+    assert extract_answer("3", labels, SCALR_ALIASES, offered=list("01234")) == "3"  # the digits its prompt offered
     assert extract_answer("3", labels, SCALR_ALIASES, offered=list("ABCDE")) is None  # a prompt of letters alone
+    assert extract_answer("Option 4", labels, SCALR_ALIASES, numbering="letters") == "3"  # the fourth letter, D
+
+
+@pytest.mark.parametrize("raw", ["3", "Option 4", '{"choice": 3}', "\\boxed{4}", "The answer is 2.", "3 (C)", "Answer: 0"])
+def test_a_bare_number_whose_numbering_is_unknown_is_not_read(raw):
+    assert read_answer(raw, list("01234"), SCALR_ALIASES) == (None, "numbering_unknown")
+
+
+@pytest.mark.parametrize("raw", ["The answer is D.", "D (2 precedents support it)", "\\boxed{D}"])
+def test_a_letter_needs_no_numbering(raw):
+    assert read_answer(raw, list("01234"), SCALR_ALIASES).label == "3"
 
 
 def test_label_names_for_rhetorical_roles():
@@ -133,8 +145,8 @@ def extract(raw, task):
     # zero-padded numeric labels
     ("007", "numbers", "007"), ("7", "numbers", "007"), ("The final answer is 7.", "numbers", "007"),
     ("Answer: 12", "numbers", "012"), ("The answer is 12 or 13", "numbers", None),
-    # SCALR: letters stand for the LegalBench indexes
-    ("The final answer is C", "scalr", "2"), ("3", "scalr", "3"), ("(e)", "scalr", "4"),
+    # SCALR: letters stand for the LegalBench indexes; a bare number names no choice while its numbering is unknown
+    ("The final answer is C", "scalr", "2"), ("3", "scalr", None), ("(e)", "scalr", "4"),
     ("The answer is A, B, or C", "scalr", None),
     # rhetorical-role names
     ("The final answer is FAC", "roles", "FAC"), ("This sentence is ANALYSIS.", "roles", "ANALYSIS"),
@@ -240,7 +252,7 @@ HOLDINGS = [f"holding that statute {k} reaches the conduct of party {k}" for k i
     ("D (2 precedents support it)", ("3", "leading")),
 ])
 def test_two_numberings_name_one_choice_or_several(raw, expected):
-    assert extract_with_rule(raw, SCALR_LABELS, SCALR_ALIASES, HOLDINGS) == expected
+    assert extract_with_rule(raw, SCALR_LABELS, SCALR_ALIASES, HOLDINGS, numbering="legalbench") == expected
 
 
 @pytest.mark.parametrize("task, raw, expected", [
@@ -262,4 +274,4 @@ def test_a_continuation_of_the_prompt_is_not_read(task, raw, expected):
 
     labels, aliases = {"scalr": (SCALR_LABELS, SCALR_ALIASES), "caselawqa": (list("ABC"), {}),
                        "rr": (ROLES, {})}[task]
-    assert extract_with_rule(raw, labels, aliases, openers=task_openers(get_task(task))) == expected
+    assert extract_with_rule(raw, labels, aliases, openers=task_openers(get_task(task)), numbering="legalbench") == expected

@@ -107,7 +107,8 @@ def answers(benchmark: str, prompt: str, references) -> tuple[list[str], list[bo
 
 def second_is_read(row: dict) -> bool:
     cell = row["labels read"]
-    known = {"A-E and 0-4": True, "A-E": False, "0-4": False, "the task's labels": True, "the role names": True}
+    known = {"A-E; 0-4 with `--numbering legalbench`": False, "0-4 and A-E, with `--numbering legalbench`": True,
+             "A-E": False, "0-4": False, "the task's labels": True, "the role names": True}
     assert cell in known, f"unknown 'labels read' cell {cell!r}"
     return known[cell]
 
@@ -182,6 +183,8 @@ def test_each_row_reads_back_from_a_file_in_its_format(row, tmp_path):
     texts, read = answers(benchmark, row["prompt"], references)
     read = [second_is_read(row) if expected is None else expected for expected in read]
     path, options = write_file(row, tmp_path, references, records, texts)
+    if row["labels read"] == "0-4 and A-E, with `--numbering legalbench`":  # a file that does not say its numbering
+        options["numbering"] = "legalbench"
     result, folder = score(benchmark, path, data, name="table", missing="skip", **options)
     samples = {sample["id"]: sample for sample in map(json.loads, (folder / "samples.jsonl").open())}
     assert set(samples) == {references[0].id, references[1].id}  # the third: missing, not scored

@@ -71,7 +71,7 @@ def test_someone_elses_choice_is_not_the_answer(raw, expected):
 @pytest.mark.parametrize("raw", [
     "E is unpersuasive.", "D is far from correct.", "I would not rely on E.", "There is little support for E.",
     "B misses the point entirely.", "C strikes me as a stretch.", "D ist falsch.", "D n'est pas correct.",
-    "La respuesta es C.", "Most would say A, but I'm unsure.", "It could be B. It could also be D.",
+    "La respuesta no es C.", "Most would say A, but I'm unsure.", "It could be B. It could also be D.",
     "The answer is unlikely to be D.", "B > D > A", "✗ A\n✗ B\n✓ C\n✓ D", "Between A and D, I lean A, but I can't rule out D.",
 ])
 def test_a_wording_that_commits_to_nothing_is_no_answer(raw):
@@ -125,7 +125,7 @@ def test_a_correction_marker_that_follows_no_answer_keeps_the_strict_reading():
     ('Choices C ("holding that ...") and D ("holding that ...") are mirror images.', None),
 ])
 def test_quoted_choice_text_is_the_choices_not_the_writers_condition(raw, expected):
-    assert read_answer(raw, SCALR, SCALR_ALIASES).label == expected
+    assert read_answer(raw, SCALR, SCALR_ALIASES, numbering="legalbench").label == expected
 
 
 def test_the_small_models_every_choice_in_turn_is_no_answer():

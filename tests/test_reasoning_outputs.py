@@ -185,6 +185,7 @@ def test_a_dash_after_a_label_reads_as_a_colon(dash):
 
     aliases = get_task("scalr").aliases
     labels = [str(k) for k in range(5)]
-    assert extract_with_rule(f"3 {dash} {HOLDINGS[2]}", labels, aliases, HOLDINGS) == (None, "leading:several")
+    assert extract_with_rule(f"3 {dash} {HOLDINGS[2]}", labels, aliases, HOLDINGS, numbering="legalbench") == \
+        (None, "leading:several")
     assert extract_with_rule(f"D {dash} {HOLDINGS[3]}", labels, aliases, HOLDINGS) == ("3", "leading")
     assert extract_with_rule(f"Option B {dash} wrong. Option D {dash} also wrong.", labels, aliases)[0] is None

@@ -156,6 +156,7 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                   price: Optional[str] = typer.Option(None, "--price", help="This run's token price, in=X,out=Y (US$ per 1M input and output tokens; cached=Z, batch=D for the batch discount), kept with the run; default: the shipped price table, by system name."),
                   prices: Optional[Path] = PricesOption,
                   prompts: Optional[Path] = typer.Option(None, "--prompts", help="The prompt record of the export the run was made from (an export folder's prompts.json, or the .prompts.json beside a batch file), for the cost of an output without usage; default: found beside the file."),
+                  numbering: Optional[str] = typer.Option(None, "--numbering", help="How the prompt numbered the choices, for a bare number ('Option 4'): legalbench (0-4) | letters (4 = D); default: the spellings a harness log's prompt offered, else a bare number is not read (and counted)."),
                   quiet: bool = Quiet):
     """Score a predictions file (ours or an LLM's raw generations) with the common evaluator."""
     from baselines.registry import get_task
@@ -166,7 +167,8 @@ def score_command(task: str = typer.Argument(..., help="Task name."),
                          subtasks=subtasks or earlier_name("--tasks", "--subtasks", tasks_alias), missing=missing, only_present=only_present,
                          results_dir=results_dir, producer=producer or earlier_name("--kind", "--producer", kind), force=force, id_field=id_field,
                          lm_eval_filter=lm_eval_filter, id_prefix=id_prefix, allow_overlap=allow_overlap,
-                         params=params, errors=errors, prompts=prompts, price=price, cli=True)
+                         params=params, errors=errors, prompts=prompts, price=price, numbering=numbering,
+                         cli=True)
     table = price_table(prices)
     with silenced(quiet):
         result, folder = with_data(task, download, execute, spec)

@@ -97,6 +97,9 @@ def count_rows(result: Result, task) -> list[tuple[str, str]]:
         rows.append((f"{result.main_metric}, strict reading", f"{result.strict[result.main_metric]:.4f}"))
     if result.truncated:
         rows.append(("truncated generations", str(result.truncated)))
+    if result.numbering_unknown:  # "Option 4": the fourth letter, or LegalBench's 4?
+        rows.append(("bare numbers, numbering unknown (not read: pass --numbering legalbench|letters)",
+                     str(result.numbering_unknown)))
     batch = result.meta.get("batch") or {}
     if batch.get("tool_calls"):
         rows.append(("answers read from tool calls", str(batch["tool_calls"])))

@@ -95,7 +95,8 @@ def rows_from_lm_eval_folder(folder: Path, id_field: str | None = None,
 
 def _offered(doc: dict, answer: dict) -> dict:
     """{"offered": the document's labels} for a generation, when the document lists them (our exports do): the
-    spellings its prompt offered, so the extractor reads those alone (SCALR: "0".."4" or "A".."E")."""
+    spellings its prompt offered, so the extractor reads those alone (SCALR: "0".."4" or "A".."E"): the numbering
+    of a bare number is the prompt's."""
     labels = doc.get("labels")
     if "raw" in answer and isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels):
         return {"offered": labels}

@@ -10,7 +10,8 @@ import numpy as np
 from baselines.evaluation import metrics as M
 from baselines.core.errors import BaselinesError
 from baselines.evaluation.reading.sections import GENERIC_OPENERS
-from baselines.evaluation.reading import EXTRACTOR_VERSION, extract_with_rule
+from baselines.evaluation.reading import EXTRACTOR_VERSION, base_rule, extract_with_rule
+from baselines.evaluation.reading.numbers import NUMBERING_UNKNOWN, NUMBERINGS
 from baselines.evaluation.predictions import shown_id
 from baselines.evaluation.strict_reading import strict_metrics
 from baselines.core.records import Reference
@@ -44,6 +45,7 @@ class Result:
     extractor_version: str = EXTRACTOR_VERSION  # the reader of raw generations (baselines/evaluation/reading/)
     strict: dict | None = None  # each metric when only explicit answers count (strict_reading.py); None: no raw text
     truncated: int = 0  # generations cut off by their token limit (a batch file's finish_reason or stop_reason)
+    numbering_unknown: int = 0  # generations read as a bare number whose numbering is unknown: no answer
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
@@ -59,13 +61,15 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict,
 
     `openers`: the line openers of the task's prompts where a continuation of the prompt starts. A row is read by
     what it holds: a label (`prediction`), a generation (`raw`; other keys such as "choice" are the user's), or
-    else the choice scores of an lm-evaluation-harness multiple-choice sample."""
+    else the choice scores of an lm-evaluation-harness multiple-choice sample. A row's `numbering` (legalbench or
+    letters: how its prompt numbered the choices) says what a bare number names (`reading.numbers`)."""
     if "prediction" in row:
         return verbatim_label(row["prediction"], reference, aliases), None
     if "raw" in row:
         return extract_with_rule(row["raw"], reference.labels, aliases, reference.choices, item_id=reference.id,
                                  offered=offered_spellings(row, reference, aliases), openers=openers,
-                                 truncated=cut_off(row))
+                                 truncated=cut_off(row), numbering=row.get("numbering") if row.get("numbering")
+                                 in NUMBERINGS else None)
     from baselines.evaluation.harness_logs import choice_label
 
     return choice_label(row, reference), None
@@ -254,11 +258,16 @@ def figures(task: Task, out: M.Outcomes, samples: list[dict], metrics=(), replic
 
 def score_predictions(task: Task, predictions: list[dict], references: list[Reference], *, system: str = "",
                       split: str = "", missing: str = "error", replicates: int = REPLICATES,
-                      seed: int = SEED, failed=()) -> tuple[Result, list[dict]]:
+                      seed: int = SEED, failed=(), numbering: str | None = None) -> tuple[Result, list[dict]]:
     """Score predictions against references: the Result and the per-sample log (`failed`: the ids whose request
-    failed, a batch API file's errored lines; counted apart among the missing)."""
+    failed, a batch API file's errored lines; counted apart among the missing). `numbering` (legalbench or
+    letters): how the prompt numbered the choices, for every generation (else each row's own, if it has one)."""
     if not predictions:
         raise BaselinesError("the predictions are empty")
+    if numbering is not None:
+        if numbering not in NUMBERINGS:
+            raise BaselinesError(f"unknown numbering {numbering!r}; valid: {', '.join(NUMBERINGS)}")
+        predictions = [{**row, "numbering": numbering} if "raw" in row else row for row in predictions]
     failed = frozenset(map(str, failed))
     pairs, absent = join(predictions, references, missing, failed)
     items = task.capability(ItemsFromPredictions)
@@ -275,5 +284,6 @@ def score_predictions(task: Task, predictions: list[dict], references: list[Refe
         missing=absent, missing_policy=missing, failed=sum(ref.id in failed for ref in references),
         strict=strict_metrics(out, samples, shown["metrics"]),
         truncated=sum(1 for sample in samples if sample.get("truncated")),
+        numbering_unknown=sum(1 for sample in samples if base_rule(sample.get("rule") or "") == NUMBERING_UNKNOWN),
     )
     return result, samples

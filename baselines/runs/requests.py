@@ -10,9 +10,11 @@ once, here. Errors name an argument as the caller spells it (`cli`): `--only-pre
 """
 from __future__ import annotations
 
+
 from pathlib import Path
 from baselines.core.errors import BaselinesError
 from baselines.runs.model_choice import named_model
+from baselines.evaluation.reading.numbers import NUMBERINGS
 from baselines.runs.options import load_options, method_of, missing_policy, system_name
 from baselines.runs.spec import RunSpec
 
@@ -58,7 +60,7 @@ def score_request(task: str, predictions, data_dir=None, *, name: str | None = N
                   only_present: bool = False, results_dir=None, producer: str | None = None, force: bool = False,
                   id_field: str | None = None, lm_eval_filter: str | None = None, id_prefix: str | None = None,
                   allow_overlap: bool = False, params: str | None = None, errors=None, prompts=None,
-                  price: str | None = None, cli: bool = False) -> RunSpec:
+                  price: str | None = None, numbering: str | None = None, cli: bool = False) -> RunSpec:
     """The RunSpec of the scoring of a predictions file or folder (`format`: auto, a generic one or the task's
     own, checked once, before any work; `errors`: OpenAI's error file of a batch, its failed requests)."""
     from baselines.runs.scored_file import format_entry
@@ -68,7 +70,9 @@ def score_request(task: str, predictions, data_dir=None, *, name: str | None = N
     if entry is not None and "id_prefix" not in entry.options and id_prefix is not None:
         where = f"--format {format}" if cli else f"format {format!r}"
         raise BaselinesError(f"{'--id-prefix' if cli else 'id_prefix'} applies to batch API files only, not to {where}")
-    return RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format,
+    if numbering is not None and numbering not in NUMBERINGS:
+        raise BaselinesError(f"unknown {'--numbering' if cli else 'numbering'} {numbering!r}; valid: {', '.join(NUMBERINGS)}")
+    return RunSpec(task=task, predictions=Path(predictions), data_dir=data_dir, split=split, name=name, fmt=format, numbering=numbering,
                    missing=missing, results_dir=results_dir, test_file=test_file, producer=producer, force=force,
                    load_options=load_options(subtasks), allow_overlap=allow_overlap, params=params,
                    errors=Path(errors) if errors is not None else None,

@@ -249,7 +249,8 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     folder, recheck = prepare_run(task.name, system, variant, spec.results_dir, scored=True, force=spec.force)
     with progress.stage(f"scoring {len(predictions):,} predictions"):
         result, samples = score_predictions(task, predictions, references, system=system, split=variant.slug(),
-                                            missing=spec.missing, failed=failed_ids(predictions))
+                                            missing=spec.missing, failed=failed_ids(predictions),
+                                            numbering=spec.numbering)
     unread = check_some_answer(task, samples, predictions, spec.predictions)
     result.producer = spec.producer or entry.producer or inferred_producer(predictions)
     result.variant = variant.to_dict()

@@ -45,6 +45,7 @@ class RunSpec:
     errors: Path | None = None  # score: OpenAI's error file of the batch (its failed requests)
     prompts: Path | None = None  # score: the export's prompt record (None: found beside the file, or none)
     price: str | None = None  # score: the run's token price, "in=X,out=Y[,cached=Z][,batch=D]" (US$ per 1M tokens)
+    numbering: str | None = None  # score: how the prompt numbered the choices (legalbench | letters; None: unknown)
 
     def __post_init__(self):
         if self.name is not None:  # an empty --name is refused, never read as "the default name"

@@ -35,8 +35,9 @@ def scalr_file(tmp_path) -> Path:
     return path
 
 
-def score(path: Path, scalr_file: Path, name: str):
-    return CliRunner().invoke(app, ["score", "scalr", str(path), "--test-file", str(scalr_file), "--name", name])
+def score(path: Path, scalr_file: Path, name: str, *options: str):
+    return CliRunner().invoke(app, ["score", "scalr", str(path), "--test-file", str(scalr_file), "--name", name,
+                                    *options])
 
 
 def choice_sample(k: int, logprobs: list) -> dict:
@@ -80,9 +81,12 @@ def test_case_8_digits_are_legalbench_choices_from_the_cli(tmp_path, scalr_file)
     path = tmp_path / "llm.jsonl"
     answers = ["The answer is choice 0", "3", "The answer is choice 2", "Option 3", "The answer is choice E"]
     path.write_text("".join(json.dumps({"id": f"q{k}", "raw": raw}) + "\n" for k, raw in enumerate(answers)))
-    assert score(path, scalr_file, "digits").exit_code == 0
+    assert score(path, scalr_file, "digits", "--numbering", "legalbench").exit_code == 0
     saved = run_results("scalr", "digits")
     assert saved["coverage"] == 1.0 and saved["metrics"]["accuracy"] == 0.8  # q1 answered 3
+    outcome = score(path, scalr_file, "digits-unknown")  # reader 7: a bare number needs its numbering
+    saved = run_results("scalr", "digits-unknown")
+    assert saved["numbering_unknown"] == 4 and saved["coverage"] == 0.2 and "bare numbers" in outcome.output
 
 
 @pytest.mark.parametrize("raw", ["The answer is choice 3", "3", "(3)", "Option 3", "The final answer is 3.",
@@ -92,7 +96,9 @@ def test_case_8_digits_are_zero_based_scalr_choices_in_every_rule(raw):
     """Case 8 (reversed by LegalBench's own prompt, which numbers the choices 0-4): on SCALR a digit k is
     choice_k in every rule, as letter k is; where the prompt offered letters alone, a digit names nothing; and on
     lettered CaselawQA tasks, a digit names no option."""
-    assert extract_with_rule(raw, SCALR, ALIASES)[0] == "3"
+    assert extract_with_rule(raw, SCALR, ALIASES, numbering="legalbench")[0] == "3"
+    assert extract_with_rule(raw, SCALR, ALIASES, offered=list("01234"))[0] == "3"
+    assert extract_with_rule(raw, SCALR, ALIASES)[0] is None  # reader 7: its numbering unknown, a digit is not read
     assert extract_with_rule(raw, SCALR, ALIASES, offered=list("ABCDE"))[0] is None
     assert extract_answer(raw, list("ABCDEFGHIJK")) is None
 

@@ -5,11 +5,12 @@ whose label is named with another choice names several (`values.alone`): no answ
 Each list is walked at most once in each direction, up to its second distinct label."""
 from __future__ import annotations
 
+from baselines.evaluation.reading.languages import CONNECTORS as LANGUAGE_CONNECTORS
 from baselines.evaluation.reading.text import MARKERS, Text
 from baselines.evaluation.reading.words import numbering
 
 JOINING_MARKS = set(",/&+")
-CONNECTORS = {"or", "and", "vs", "versus"}
+CONNECTORS = {"or", "and", "vs", "versus"} | LANGUAGE_CONNECTORS
 APPOSING_MARKS = set("()[]{}:-=–—*_`'\",")  # between a label and the same label in another numbering: "3 (D)"
 RESTATING = {"i.e.", "ie", "namely", "viz", "which", "is", "that"}  # "D, i.e. choice 3", "D, which is 3."
 APPOSED_SPAN = 6  # tokens looked at on each side for it
@@ -71,7 +72,7 @@ def _joined(text: Text, k: int, step: int, own: str | None) -> set[str]:
             joined = joined or token.text in JOINING_MARKS
             continue
         word = token.text.casefold()
-        if word in CONNECTORS:
+        if word in CONNECTORS or _letter_joining(text, j):
             joined = True
         elif word not in _SKIPPED_IN_LISTS:
             label = text.label_at(j)
@@ -82,6 +83,13 @@ def _joined(text: Text, k: int, step: int, own: str | None) -> set[str]:
                 break
             joined = False
     return found
+
+
+def _letter_joining(text: Text, j: int) -> bool:
+    """A lowercase "e" or "i" ("and" in Italian, Portuguese, Polish) between two labels written as labels: "C e D"."""
+    following = text.next_word(j + 1)
+    return text.tokens[j].text in ("e", "i") and following is not None and text.strong(following) and \
+        text.label_at(following) is not None
 
 
 def _listed(text: Text, k: int) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from baselines.evaluation.reading import forms, label_lines, verdicts
+from baselines.evaluation.reading import forms, label_lines, structured, verdicts
 
 
 EXAMPLE_LABELS = ("A", "B", "C", "D", "E")
@@ -41,15 +41,15 @@ FORMS = (
           ("The answer is B. Final answer: C", "C")),
          (("If the Court had reached the merits, the final answer would be C.", "final_answer:conditional"),
           ("The final answer is unlikely to be C.", None)), strict=True, statement=True, final=True),
-    Form("tagged", forms.tagged, "an answer tag or field: `<answer>C</answer>`, `{\"answer\": \"C\"}`",
+    Form("tagged", structured.tagged, "an answer tag or field: `<answer>C</answer>`, `{\"answer\": \"C\"}`",
          (("<answer>C</answer>", "C"), ('{"answer": "D", "runner_up": "B"}', "D")), (), strict=True,
          statement=True, final=True),
-    Form("boxed", forms.boxed, "the content of the last `\\boxed{}`",
+    Form("boxed", forms.boxed, "the content of each `\\boxed{}` (two that differ name none)",
          (("Thus \\boxed{C}", "C"), ("So $\\boxed{\\text{(C)}}$.", "C")), (), strict=True, statement=True, final=True),
     Form("answer_is", forms.answer_is, "an answer statement whose own clause is not negated, doubted, questioned, "
          "conditional, ranked below another or attributed to someone else: \"The answer is C\", \"Answer: C\", "
          "\"The correct holding is C\", \"My best guess: C\"",
-         (("The answer is C.", "C"), ("Answer: I think it is C", "C"), ("I'm not sure, but I think the answer is C.",
+         (("The answer is C.", "C"), ("Answer: I think it is C", "C"), ("答案是 C。", "C"), ("Ответ: В", "C"), ("I'm not sure, but I think the answer is C.",
                                                                           "C"),
           ("The Court's holding is C.", "C"), ("Most likely answer: (C)", "C"), ("Most likely: C. Least likely: E.", "C")),
          (("The petitioner argues that the answer is C.", "answer_is:attributed"),
@@ -58,24 +58,30 @@ FORMS = (
                                                     "answer_is:conditional"),
           ("The wrong answer is C.", "answer_is:qualified"), ("The second-best answer is C.", "answer_is:qualified"),
           ("I doubt the answer is C.", "answer_is:doubted"), ("The answer is not C.", None),
+          ("The answer is C ❌", "answer_is:rejected"), ("The answer is C. Or is it? I'm unsure.", "answer_is:retracted"),
+          ("In the petitioner's view the answer is C.", "answer_is:attributed"),
+          ("The least likely answer is C.", "answer_is:qualified"), ("答案不是 C。", None),
           ("The answer could be C.", None)), strict=True, statement=True),
-    Form("pick", forms.pick, "the writer's own choice: \"I choose C\", \"I'd go with C\", \"Leaning C\"",
+    Form("pick", forms.pick, "the writer's own choice: \"I choose C\", \"I'd go with C\", \"Leaning C\", the "
+         "survivor of an elimination: \"Eliminating A, B, D and E leaves C\"",
          (("I choose C.", "C"), ("I'd go with C.", "C"), ("If I had to choose, I'd pick C.", "C"),
-          ("Leaning C.", "C")),
+          ("Leaning C.", "C"), ("Eliminating A, B, D and E leaves C, which fits the record.", "C"),
+          ("Only C remains.", "C")),
          (("I won't pick C.", None), ("Students often choose C.", None), ("Should I pick C?", "pick:questioned"),
           ("I'd pick C if the statute applied.", "pick:conditional")), strict=False, statement=False),
     Form("verdict", verdicts.verdict, "a favourable verdict on the choice with the writer as judge: \"C is correct\", "
          "\"C is the holding\", \"C: correct\", \"✓ C\", \"- [x] C\"",
          (("C is correct.", "C"), ("C is the correct answer.", "C"), ("✗ A\n✗ B\n✓ C\n✗ D\n✗ E", "C"),
           ("- [ ] A\n- [x] C", "C"), ("A: incorrect. C: correct.", "C"), ("C seems most plausible.", "C"),
-          ("B is a close second, but C is the holding.", "C")),
+          ("B is a close second, but C is the holding.", "C"), ("With A, B, D and E eliminated, C remains.", "C"),
+          ("C is the only option left.", "C")),
          (("C is unpersuasive.", None), ("C is far from correct.", None), ("Is it true that C is correct?", "verdict:questioned"),
           ("The petitioner argues C is correct.", "verdict:attributed"), ("C might be correct.", None),
           ("C is correct only if the statute applied.", "verdict:conditional"),
           ("I don't think C is correct.", "verdict:doubted")), strict=False, statement=False),
     Form("ending", label_lines.ending, "the text ends with a sentence that is a label, after words that lead into "
          "an answer: \"... So C.\", \"Therefore, C.\", \"Probably C.\", \"That leaves C.\"",
-         (("A and B are wrong. So C.", "C"), ("Probably C.", "C"), ("That leaves C.", "C")),
+         (("A and B are wrong. So C.", "C"), ("Probably C.", "C"), ("Therefore, C.", "C")),
          (("There is little support for C.", None), ("I would not rely on C.", None), ("So C?", "ending:questioned")),
          strict=False, statement=False),
     Form("leading", label_lines.leading, "the text opens with a sentence that is a label: \"C. The Court held ...\", "
@@ -109,9 +115,14 @@ VETOES = (
     Veto("qualified", "the answer noun is qualified by no commitment (\"the wrong answer\", \"a tempting answer\"), "
                       "or the choice is ranked below another (\"the second-best answer\", \"C, a close second\")"),
     Veto("rejected", "after the choice is read, the text rejects that same choice: \"C is wrong\", \"C can be "
-                     "ruled out\""),
+                     "ruled out\"; or a mark of rejection stands beside its label: \"C ❌\", \"✘ C\", \"C 👎\", "
+                     "\"C (wrong)\""),
+    Veto("retracted", "after the answer the text takes it back: \"Or is it? I'm unsure\", \"just kidding\", \"that "
+                      "was an earlier draft\", \"[retracted]\""),
     Veto("several", "differing choices are committed to with nothing to say which is final, or the text goes on to "
-                    "offer another as possible (\"but it could also be A\")"),
+                    "offer another as possible (\"but it could also be A\", \"both are defensible\"), or leaves an "
+                    "alternative unfinished (\"A or\"), or a label stands with another choice's quoted text "
+                    "('C (\"affirmed\")', affirmed being B)"),
     Veto("unconfirmed", "after its last answer the text announces a check of it (\"but let me check the other options "
                         "first\") and states no answer after"),
 )

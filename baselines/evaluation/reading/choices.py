@@ -3,11 +3,13 @@ are the text of ("State Agency"), and which choice the words after a label resta
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.words import normal_text
 
+QUOTED = re.compile(r"[ \t]*(?:[:—–-][ \t]*)?[(\[\"“'‘]")  # a quotation or bracket right after a label
 RESTATED_CHARS = 12  # the shortest choice text, or start of one, that counts as naming that choice after a label
 
 
@@ -28,11 +30,13 @@ class ChoiceTable:
     def restated(self, text: Text, k: int) -> set[str]:
         """The one choice whose text follows label word k on its line, whole or cut short ("3: "holding that
         ..."", "B. State Agency, since ..."); empty when those words are no single choice's text."""
-        if not self.texts:
+        if not self.labels:
             return set()
         end = text.tokens[k].end
         line = text.raw[end:end + 8 * self.longest + 64].split("\n", 1)[0]
         rest = normal_text(line).rstrip(".… ")
+        if rest in self.labels and QUOTED.match(line):  # 'C ("affirmed")': a whole choice text quoted, however short
+            return {self.labels[rest]}
         if len(rest) < RESTATED_CHARS:
             return set()
         found = {label for normal, label in self.texts

@@ -14,6 +14,7 @@ from baselines.evaluation.reading.catalogue import FINAL, FORMS
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.corrections import correction_spans
 from baselines.evaluation.reading.forms import Commitment
+from baselines.evaluation.reading.takebacks import marked_rejected, taken_back
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.values import SEVERAL
 from baselines.evaluation.reading.words import Matcher
@@ -52,7 +53,15 @@ def decided_reading(raw: str, matcher: Matcher, table: ChoiceTable) -> tuple[str
 
 def commitments(text: Text, table: ChoiceTable) -> list[Commitment]:
     """Every form's commitments in the text, vetoed or not."""
-    return [commitment for form in FORMS for commitment in form.find(text, table)]
+    return [_marked(text, commitment) for form in FORMS for commitment in form.find(text, table)]
+
+
+def _marked(text: Text, commitment: Commitment) -> Commitment:
+    """The commitment, rejected where a mark of rejection stands beside its label ("C ❌", "👎 C")."""
+    if commitment.veto is None and commitment.at < len(text) and marked_rejected(text, commitment.at):
+        return Commitment(commitment.label, commitment.form, commitment.start, commitment.at, commitment.chars,
+                          V.REJECTED)
+    return commitment
 
 
 def _last_correction_after_answer(raw: str, standing: list[Commitment]) -> int | None:
@@ -81,6 +90,8 @@ def decide(text: Text, found: list[Commitment]) -> tuple[str | None, str | None]
     last = max(c.at for c in standing)
     if _review_after(text, max(c.chars for c in standing)):
         return None, f"{chosen.form}:{UNCONFIRMED}"
+    if veto := taken_back(text.raw, max(c.chars for c in standing)):
+        return None, f"{chosen.form}:{veto}"
     if V.rejected_later(text, chosen.label, last):
         return None, f"{chosen.form}:{V.REJECTED}"
     if V.alternative_later(text, chosen.label, last):

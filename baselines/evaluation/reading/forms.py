@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from baselines.evaluation.reading import vetoes as V
 from baselines.evaluation.reading.choices import ChoiceTable
+from baselines.evaluation.reading.languages import MARKERS as LANGUAGE_MARKERS, VETOES as LANGUAGE_VETOES
 from baselines.evaluation.reading.text import MARKERS, Text
 from baselines.evaluation.reading.values import SEVERAL, value_at
 
@@ -48,10 +49,14 @@ PICK = re.compile(
     r"finally|just|really|confidently|reluctantly|instead|rather|personally))*\s+(?P<verb>pick|choose|select|"
     r"go\s+with|going\s+with|opt\s+for|settle\s+on|say|answer|guess|lean(?:ing)?(?:\s+towards?)?|vote\s+for|"
     r"favou?r|endorse|recommend|take|stick\s+with|label\s+it(?:\s+as)?|classify\s+it\s+as|call\s+it|tag\s+it"
-    r"(?:\s+as)?|mark|mean|meant|stand\s+by|keep|maintain|commit\s+to|(?:label|classify|call|tag|mark|treat|categori[sz]e|class)\s+(?:it|this|that|"
+    r"(?:\s+as)?|mark|mean|meant|stand\s+by|stay\s+with|keep|maintain|commit\s+to|(?:label|classify|call|tag|mark|treat|categori[sz]e|class)\s+(?:it|this|that|"
     r"the\s+sentence)(?:\s+as)?)\b|(?:^|(?<=[.!?\n])|(?<=[.!?]\s))[ \t*_]*(?P<bare>going\s+with|leaning(?:\s+towards?)?|"
     r"let['’]?s\s+go\s+with|(?:i['’]ll\s+)?go\s+with|stick(?:ing)?\s+with|stay(?:ing)?\s+with)\b",
     re.IGNORECASE | re.MULTILINE)
+ELIMINATION = re.compile(r"\b(?P<noun>leaves|leaving|left\s+with)(?:\s+(?:only|just|us\s+with|me\s+with))?\s+(?=\S)"
+                         r"|\bonly\s+(?P<only>option\s+|choice\s+)?(?=\S+\s+(?:remains|is\s+left|survives|stands)\b)",
+                         re.IGNORECASE)
+NO_NOUN = {"this", "it", "that", "leaves", "leaving", "left with", ""}  # nothing to qualify: the item, or what elimination left
 HEADING = re.compile(r"^[ \t#*_>]*(?:(?:my|the)\s+)?(?:final\s+)?answer[ \t*_:]*$", re.IGNORECASE | re.MULTILINE)
 BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 TAGGED = re.compile(r"<(?P<tag>answer|final_answer|final|label|choice|prediction)\s*>(?P<value>[^<]{0,400})</(?P=tag)\s*>"
@@ -59,6 +64,7 @@ TAGGED = re.compile(r"<(?P<tag>answer|final_answer|final|label|choice|prediction
                     r"|[\"'](?:answer|final_answer|answer_letter|choice|label|prediction|selected_answer|selection)"
                     r"[\"']\s*:\s*(?P<json>[\"'][^\"'\n]{0,400}[\"']|[A-Za-z0-9_]+)", re.IGNORECASE)
 _BRACE = re.compile(r"[{}]")
+MAX_BOXED = 400  # characters of a box read: an answer, not a flood of open braces
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,26 @@ def answer_is(text: Text, table: ChoiceTable) -> list[Commitment]:
     """"The answer is C", "Answer: C", "The correct holding is 4", "The rhetorical role is STA", "My best guess: B",
     "### Answer" heading its line, then C."""
     return (_statements(text, table, ANSWER_IS, "answer_is") + _statements(text, table, HEADING, "answer_is")
-            + _statements(text, table, IT_IS, "answer_is"))
+            + _statements(text, table, IT_IS, "answer_is") + _other_languages(text, table))
+
+
+def _other_languages(text: Text, table: ChoiceTable) -> list[Commitment]:
+    """An answer marker of another language (`languages.LANGUAGES`), then a label right after it: "答案是 C",
+    "Ответ: В"; vetoed by the language's own words anywhere in its sentence, and by the English vetoes."""
+    found = []
+    for match in LANGUAGE_MARKERS.finditer(text.raw):
+        k = text.index_at(match.end())
+        if k >= len(text) or re.search(r"[^\W_]", text.raw[match.end():text.tokens[k].start]):
+            continue
+        value = value_at(text, k, table)
+        if value is None:
+            continue
+        cue = text.index_at(match.start())
+        low = text.tokens[V.sentence_start(text, cue)].start
+        high = text.tokens[max(V.sentence_stop(text, value[1] + 1), value[1] + 1) - 1].end
+        own = LANGUAGE_VETOES[match.lastgroup].search(text.raw, low, high)
+        found += committed(text, "answer_is", cue, value, V.DOUBTED if own else clause_veto(text, cue, value[1] + 1))
+    return found
 
 
 def _statements(text: Text, table: ChoiceTable, pattern: re.Pattern, form: str) -> list[Commitment]:
@@ -115,7 +140,7 @@ def _statements(text: Text, table: ChoiceTable, pattern: re.Pattern, form: str) 
         if value is None:
             continue
         allowed = NARROW_MODIFIERS if noun in NARROW_NOUNS else CUE_MODIFIERS | _after_most(text, cue)
-        pronoun = noun in ("this", "it", "that")  # "it is C": the item under judgment, no noun to qualify
+        pronoun = noun in NO_NOUN  # "it is C": the item under judgment, no noun to qualify
         veto = V.QUALIFIED if not pronoun and V.qualified_noun(text, cue, allowed, narrow=noun in NARROW_NOUNS) \
             else None
         veto = veto or clause_veto(text, cue, value[1] + 1) or _ranked_after(text, value[1])
@@ -137,8 +162,9 @@ def _ranked_after(text: Text, k: int) -> str | None:
 
 
 def pick(text: Text, table: ChoiceTable) -> list[Commitment]:
-    """The writer's own choice: "I choose C", "I'd go with C", "I'm going with C", "Leaning D", "I'd label it ISSUE"."""
-    found = []
+    """The writer's own choice: "I choose C", "I'd go with C", "I'm going with C", "Leaning D", "I'd label it ISSUE",
+    the survivor of an elimination ("Eliminating A, B, D and E leaves C", "only B remains")."""
+    found = [c for c in _statements(text, table, ELIMINATION, "pick") if c.label != SEVERAL]  # "... leaves C"
     for match in PICK.finditer(text.raw):
         start = text.index_at(match.start())
         value = value_at(text, text.index_at(match.end()), table)
@@ -148,19 +174,19 @@ def pick(text: Text, table: ChoiceTable) -> list[Commitment]:
 
 
 def boxed(text: Text, table: ChoiceTable) -> list[Commitment]:
-    """The content of the last `\\boxed{}` (or `\\fbox{}`)."""
-    opened = list(BOXED.finditer(text.raw))
-    if not opened:
-        return []
-    start, depth, close = opened[-1].end(), 1, len(text.raw)
-    for brace in _BRACE.finditer(text.raw, start):
-        depth += 1 if brace.group() == "{" else -1
-        if depth == 0:
-            close = brace.start()
-            break
-    cue = text.index_at(opened[-1].start())
-    value = value_at(text, text.index_at(start), table, text.index_at(close))
-    return committed(text, "boxed", cue, value, None)
+    """The content of each `\\boxed{}` (or `\\fbox{}`): two that differ, with no correction between, name no answer."""
+    found = []
+    for opened in BOXED.finditer(text.raw):
+        start, depth = opened.end(), 1
+        close = min(len(text.raw), start + MAX_BOXED)
+        for brace in _BRACE.finditer(text.raw, start, close):
+            depth += 1 if brace.group() == "{" else -1
+            if depth == 0:
+                close = brace.start()
+                break
+        cue = text.index_at(opened.start())
+        found += committed(text, "boxed", cue, value_at(text, text.index_at(start), table, text.index_at(close)), None)
+    return found
 
 
 def tagged(text: Text, table: ChoiceTable) -> list[Commitment]:

@@ -34,7 +34,7 @@ CONCLUDING = {"so", "thus", "therefore", "hence", "leaves", "leaving", "remains"
               "i.e.", "ie", "answer", "verdict", "conclusion", "result", "that's", "that’s", "this", "it's", "it’s",
               "fit", "label", "role", "classification", "disposition", "holding", "outcome", "accordingly",
               "confirmed", "verified", "exercise", "item", "benchmark"}
-NOT_CONCLUDING = {"least", "worst", "second", "not", "no", "never", "wrong", "incorrect", "unlikely", "out", "can't",
+NOT_CONCLUDING = {"draft", "earlier", "previous", "initial", "discarded", "least", "worst", "second", "not", "no", "never", "wrong", "incorrect", "unlikely", "out", "can't",
                   "cannot", "won't", "wouldn't", "don't", "doesn't",
                   "eliminated", "excluded", "rejected", "runner-up", "trap", "distractor", "tempting", "isn't",
                   "isn’t", "if", "unless", "whether", "argues", "argued", "claims", "contends", "thinks", "says"}

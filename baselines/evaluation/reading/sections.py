@@ -37,8 +37,20 @@ _REASONING_OPEN = re.compile(r"<(?:" + _REASONING_NAMES + r")\s*>|\[THINK\]|◁t
                              r"|<\|channel\|>analysis<\|message\|>", re.IGNORECASE)
 _REASONING_CLOSE = re.compile(r"</(?:" + _REASONING_NAMES + r")\s*>|\[/THINK\]|◁/think▷|<\|end_of_thought\|>"
                               r"|<\|channel\|>final<\|message\|>", re.IGNORECASE)
-_SPECIAL = re.compile(r"<\|[a-z_]+\|>|</?(?:answer_section|solution|response|output)\s*>|</s>|<eos>|<end_of_turn>",
-                      re.IGNORECASE)
+_SPECIAL = re.compile(r"(?m)^[ \t#*]*(?:assistant|model|chatbot|bot|ai)[ \t*]*:|<\|(?:im_start|start_header_id)\|>[ \t]*(?:assistant|model|system|user)?(?:<\|end_header_id\|>)?"
+                      r"|<start_of_turn>[ \t]*(?:model|user)?|\[/?INST\]|<\|[a-z_]+\|>|</?(?:answer_section|solution|"
+                      r"response|output)\s*>|</s>|<eos>|<bos>|<pad>|<unk>|\[PAD\]|<end_of_turn>", re.IGNORECASE)
+# text that is not the writer's answer: an echoed format or example (to the end of its line; "for example", to the
+# end of its sentence), a stated confidence
+ASIDES = re.compile(r"(?:^|(?<=[.!?:;\s(]))(?:example\s+(?:output|response|answer)|sample\s+(?:output|response|answer)"
+                    r"|expected\s+(?:format|output)|output\s+format|format\s+example|answer\s+format|required\s+format"
+                    r"|(?:respond|reply|answer)\s+(?:in|with|using)\s+the\s+(?:format|form|template)"
+                    r"|you\s+asked\s+for|something\s+like|(?:should|would|must|will)\s+look\s+like|templates?|placeholder)\b[^\n]*"
+                    r"|(?:^|(?<=[.!?:;\s(]))for\s+(?:example|instance)\b[^\n]*?(?=(?<=[.!?])[ \t]|\n|$)|(?:^|(?<=[.!?;\s(]))(?:format\s*:|e\.g\.)[^\n]*"
+                    r"|[ \t]*[,;(—–-]?[ \t]*(?:with\s+(?:\w+\s+){0,2}confidence\b|confidence(?:\s+level)?\s*[:=]?\s*(?:\d{1,3}"
+                    r"\s*%|high|medium|moderate|low|\d(?:\.\d+)?)\b|(?:about|around|roughly|~)?\s*\d{1,3}\s*%\s*(?:sure|"
+                    r"confident|certain)\b|[,;(—–-][ \t]*(?:(?:very|fairly|moderately|quite|somewhat|reasonably|highly)\s+)(?:confident|"
+                    r"sure|certain)\b|[ \t]*\([ \t]*(?:~|about[ \t]+)?\d{1,3}[ \t]*%[ \t]*\))[ \t]*\)?", re.IGNORECASE | re.MULTILINE)
 _STRUCK = re.compile(r"~~(?:(?!~~)[^\n])+~~|<(del|s|strike)>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 
 
@@ -73,11 +85,9 @@ def visible_span(raw: str) -> tuple[int, int, bool]:
 
 
 def blank_struck(raw: str) -> str:
-    """`raw` with struck-out text and the markup of reasoning sections written as spaces (positions unchanged)."""
-    if "~~" not in raw and "<" not in raw and "[" not in raw and "◁" not in raw:
-        return raw
-    raw = _STRUCK.sub(lambda match: " " * len(match.group()), raw)
-    for pattern in (_REASONING_OPEN, _REASONING_CLOSE, _SPECIAL):
+    """`raw` with struck-out text, the markup of reasoning sections and chat templates, and asides that are not
+    the writer's answer (`ASIDES`) written as spaces (positions unchanged)."""
+    for pattern in (_STRUCK, _REASONING_OPEN, _REASONING_CLOSE, _SPECIAL, ASIDES):
         raw = pattern.sub(lambda match: " " * len(match.group()), raw)
     return raw
 

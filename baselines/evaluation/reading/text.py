@@ -23,6 +23,7 @@ NAMING = {"title", "titles", "article", "articles", "part", "parts", "section", 
           "category", "tier", "grade", "level", "division", "paragraph", "clause", "rule", "form", "step",
           "phase", "group", "footnote", "note", "amendment", "volume", "vol", "item", "figure", "fig",
           "table", "question", "model", "vitamin", "page", "p", "pp"}
+NEGATING_PAIRS = {"of": "instead", "from": "apart", "for": "except"}  # "instead of E", "apart from D": not E, not D
 RANGES = {"through", "thru", "until", "till"}  # "0 through 4"; not "to": "from B to C" names C
 WORD_TYPES = ("word", "abbrev", "number")
 SPACERS = ("latex", "newline")  # read as white space in a normal form
@@ -37,7 +38,7 @@ class Text:
     """The tokens of one generation, with the tests the committing forms are made of."""
 
     def __init__(self, raw: str, matcher: Matcher):
-        self.raw, self.tokens = raw, tokens_of(raw, matcher)
+        self.raw, self.tokens, self.matcher = raw, tokens_of(raw, matcher), matcher
         self._labels_at: dict[int, str | None] = {}  # label_at of each word asked about
         self._standing_at: dict[int, bool] = {}  # stands (before the end) of each word asked about
 
@@ -161,6 +162,10 @@ class Text:
         if before is not None and self.tokens[before].text.casefold() in RANGES:
             bound = self.previous_word(before)  # "numbered 0 through 4": the bound of a range names no choice
             return bound is not None and self.tokens[bound].label is not None
+        if before is not None and self.tokens[before].text.casefold() in NEGATING_PAIRS:  # "instead of E"
+            prior = self.previous_word(before)
+            if prior is not None and self.tokens[prior].text.casefold() == NEGATING_PAIRS[self.tokens[before].text.casefold()]:
+                return True
         if before is None or self.tokens[before].text.casefold() not in _NOT_LABEL_AFTER:
             return False
         return not any(self.tokens[j].text in ":;,." for j in range(before + 1, k))  # "a benchmark item: D" names D

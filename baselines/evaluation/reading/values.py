@@ -12,7 +12,7 @@ A label joined to others as alternatives ("B or C"), written beside another choi
 """
 from __future__ import annotations
 
-from baselines.evaluation.reading.alternatives import apposed_labels, named_labels
+from baselines.evaluation.reading.alternatives import CONNECTORS, HEDGES, apposed_labels, named_labels
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.text import ENGLISH_LETTERS, Text
 
@@ -111,4 +111,19 @@ def alone(text: Text, k: int, table: ChoiceTable) -> str:
     """The label at k, or SEVERAL when the words by it name another choice too: joined to it as an alternative
     ("B or C"), in the other numbering ("3 (C)"), or by its text ("B. State Agency", State Agency being C)."""
     names = named_labels(text, k) | apposed_labels(text, k) | table.restated(text, k)
-    return names.pop() if len(names) == 1 else SEVERAL
+    return names.pop() if len(names) == 1 and not _dangling(text, k) else SEVERAL
+
+
+def _dangling(text: Text, k: int) -> bool:
+    """The text ends in an alternative left unfinished after label k ("A or", "E, or possibly"): cut off."""
+    joined = False
+    if text.raw[text.tokens[k].end:].strip(" \t*_)\n") == ",":  # "Final answer: A," cut off after the comma
+        return True
+    for j in range(k + 1, len(text)):
+        word = text.tokens[j].text.casefold()
+        if text.is_word(j) and word not in CONNECTORS | HEDGES:
+            return False
+        if joined and word in ".!?" and text.raw[text.tokens[j].start:text.tokens[j].start + 3] != "...":
+            return False  # "A or." ends a sentence: not cut off
+        joined = joined or word in CONNECTORS
+    return joined

@@ -7,6 +7,8 @@ unpersuasive", "C is far from correct", "C is plausible") commits to nothing.
 """
 from __future__ import annotations
 
+import re
+
 from baselines.evaluation.reading import vetoes as V
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.forms import Commitment, clause_veto
@@ -29,11 +31,13 @@ STATING = {"states", "identifies", "captures", "describes", "reflects", "summari
 TICKS = {"✓", "✔", "✅", "☑", "✔️", "←", "👈", "x", "X"}
 YES_WORDS = {"correct", "right", "yes", "true", "✓", "✔", "✅", "☑"}
 ROW_MARKS = {":", "—", "–", "-", "|", "=", "→", "->"}
+SURVIVOR = re.compile(r"(?:remains|survives|is\s+left|is\s+(?:the\s+)?(?:only|last)\s+(?:one|option|choice|answer|"
+                      r"candidate)?\s*(?:left|remaining|standing))\b")  # what an elimination leaves
 FOLLOWING = {"because", "since", "as", "given", "here", "so", "and", "which", "though", "although", "but", "only",
              "if", "unless", "provided", "assuming"}  # the last four: read, then vetoed as conditional
 
 
-_OPENING_WORDS = COPULAS | {pair[0] for pair in COPULA_PAIRS} | CORRECTLY | {"it", "most", "is"}
+_OPENING_WORDS = COPULAS | {pair[0] for pair in COPULA_PAIRS} | CORRECTLY | {"it", "most", "is", "remains", "survives"}
 _OPENING_MARKS = (TICKS - {"x", "X"}) | ROW_MARKS | {"?"}
 
 
@@ -96,6 +100,9 @@ def _favourable_after(text: Text, k: int) -> int | None:
 
 def _predicate_end(text: Text, j: int, words: list[str]) -> int | None:
     """Where a favourable predicate ends in `words` (read from token j), or None."""
+    survivor = SURVIVOR.match(" ".join(words))  # "C remains.", "C is the only option left."
+    if survivor and _rests(text, _word_index(text, j, len(survivor.group().split()))):
+        return _word_index(text, j, len(survivor.group().split()))
     if words[:2] in (["it", "is"], ["is", "it"]) and _rests(text, _word_index(text, j, 2)):
         return _word_index(text, j, 2)  # "C it is.", "D is it"
     if words[:1] == ["most"] and words[1:2] and words[1] in CORRECTLY and words[2:3] and words[2] in STATING:

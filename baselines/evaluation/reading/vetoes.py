@@ -183,9 +183,21 @@ def attributed(text: Text, start: int) -> bool:
     for match in re.finditer(r"\b(?:according to|per|in the view of|in the words of) (\w+(?: \w+)?)", sentence):
         if match.group(1) not in OWN_SOURCES and match.group(1).split()[0] not in OWN_SOURCES:
             return True
+    for match in PARTY_VIEW.finditer(sentence):  # "in the petitioner's view", "from the dissent's perspective"
+        if "the " + next(group for group in match.groups() if group) not in OWN_SOURCES:
+            return True
+    possessive = PARTY_POSSESSIVE.search(" ".join(words_between(text, sentence_start(text, start), start)))
+    if possessive and "the " + possessive.group(1) not in OWN_SOURCES:
+        return True
     return _quoted(text, start) or bool(SPEAKER.match(_line_before(text, start)))
 
 
+PARTY_VIEW = re.compile(r"\b(?:in|from|on|under)\s+(?:the\s+)?(\w+)['’]s?\s+(?:view|opinion|reading|submission|account|"
+                        r"position|perspective|standpoint|theory|telling|framing|argument)\b|\b(?:in|from|on|under)\s+"
+                        r"(?:the\s+)?(petitioner|respondent|appellant|appellee|prosecution|defence|defense|government|"
+                        r"plaintiff|defendant|dissent|state|claimant|applicant)['’]s?\b")
+PARTY_POSSESSIVE = re.compile(r"^(?:the\s+)?(\w+)['’]s\s+(?:view|position|submission|argument|theory|contention|"
+                              r"answer)\b")  # opening the statement's sentence: "The government's view: the answer is D"
 SPEAKER = re.compile(r"^[ \t>*_#-]*(?:[\w'’ ]{0,30}?\b(?:user|human|student|petitioner|respondent|appellant|appellee|"
                      r"dissent|commentators?|amicus|amici|solicitor\s+general|counsel|critics?|(?:previous|prior|earlier|"
                      r"other|another|first|second)\s+(?:model|assistant|answer|response|turn|output|attempt|reply))"
@@ -231,6 +243,9 @@ def qualified_noun(text: Text, cue: int, allowed: set[str], narrow: bool = False
             and text.tokens[prior].text.casefold() in ("the", "supreme")
         return not court
     gap = text.raw[text.tokens[before].end:text.tokens[cue].start]
+    prior = text.previous_word(before)
+    if prior is not None and RANKED.fullmatch(text.tokens[prior].text) and text.tokens[prior].text.casefold() != "alternative":
+        return True  # "the least likely answer", "the second most plausible answer"
     if narrow:
         return word not in allowed or any(mark in gap for mark in ",;:.\n")
     return word not in allowed and not any(mark in gap for mark in ",;:.\n") and bool(RANKED.search(word) or word.isalpha())

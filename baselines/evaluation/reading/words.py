@@ -39,7 +39,7 @@ class Matcher:
             spelled = set(offered)
             self.exact = {key: value for key, value in self.exact.items() if key in spelled}
             labels = [label for label in labels if label in spelled]
-        self.exact.update({label: label for label in labels})
+        self.exact.update({label: label for label in labels if label not in self.exact})  # "4": D, by ordinal
         self.folded = {key.casefold(): value for key, value in self.exact.items() if key not in valid}
         self.folded.update({label.casefold(): label for label in labels})
         numeric = bool(labels) and all(_DIGITS.fullmatch(label) for label in labels)
