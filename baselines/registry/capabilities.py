@@ -74,6 +74,19 @@ class TextsReader(Protocol):
     def __call__(self, data_dir: Path, n: int) -> list[str]: ...
 
 
+class RecordsLoader(Protocol):
+    """Records of one split as `Task.load` gives them, less what a consumer does not read (see ReferencesOnly)."""
+
+    def __call__(self, data_dir: Path | None, split: str, path: Path | None = None, **options: Any) -> list: ...
+
+
+class RecordsOfIds(Protocol):
+    """Whole records (with their texts) of the given item ids of one split, reading as little else as it can."""
+
+    def __call__(self, data_dir: Path | None, split: str, path: Path | None, ids: set[str],
+                 **options: Any) -> list: ...
+
+
 class Describer(Protocol):
     """A dict recorded with every run, of what the records allow."""
 
@@ -122,6 +135,18 @@ class Contents:
     identities: Identities
     unit_name: str = "units"  # what a unit is called in reports ("sentences", "opinions")
     document_name: str = "documents"  # what a document is called in reports
+
+
+@dataclass(frozen=True)
+class ReferencesOnly:
+    """Loading for scoring: `load` gives the records of a split with their ids, choices, labels, answers and
+    groups but not the texts they are about (`leaves_out`, e.g. "opinion texts"), so `score` reads none of those
+    texts whatever the size; `whole` gives whole records of some ids (the sample an LLM run's cost is estimated
+    on). A predictions format that reads the texts declares it (ExternalFormat.whole_records)."""
+
+    load: RecordsLoader
+    whole: RecordsOfIds
+    leaves_out: str = "texts"
 
 
 @dataclass(frozen=True)
@@ -183,6 +208,7 @@ class ExternalFormat:
     folder: bool = False  # reads a folder too
     options: tuple[str, ...] = ()  # the score options it reads: task_name, id_prefix, id_field, filter_name
     detect: Callable[[dict], bool] | None = None  # --format auto: whether a file's first row has its shape
+    whole_records: bool = False  # reads the records' texts or what is kept with them (not ReferencesOnly's load)
 
 
 @dataclass(frozen=True)
@@ -253,5 +279,5 @@ class Options:
     flags: dict[str, str]
 
 
-CAPABILITIES = (Contents, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
+CAPABILITIES = (Contents, ReferencesOnly, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
                 ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)

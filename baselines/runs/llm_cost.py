@@ -99,8 +99,9 @@ def gpu_seconds_per_1000(parameters: float, tokens_per_item: float) -> float:
 
 
 def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
-                      parameters: float | None = None) -> dict | None:
-    """The run's `meta.cost` estimate, or None when the task writes no prompts."""
+                      parameters: float | None = None, items: int | None = None) -> dict | None:
+    """The run's `meta.cost` estimate, or None when the task writes no prompts. `items`: the number of answered
+    items when `records` are a sample of them (baselines.runs.scoring_records): the tokens are the sample's means."""
     export = task.capability(LmEvalExport)
     if export is None or export.prompts is None:
         return None
@@ -119,7 +120,9 @@ def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str,
     source = "--params"
     if parameters is None:
         parameters, source = model_parameters(system)
-    record = {"estimate": True, "items": len(answered), "prompt_tokens_per_item": round(prompt_tokens, 1),
+    sample = {} if items is None else {"prompt_sample": len(answered)}  # items whose tokens were counted
+    record = {"estimate": True, "items": len(answered) if items is None else items, **sample,
+              "prompt_tokens_per_item": round(prompt_tokens, 1),
               "output_tokens_per_item": round(output_tokens, 1), "tokens_counted_by": counted_by,
               "prompt": "the default export's prompt of each answered item", "parameters": parameters,
               "parameters_source": source, "accelerator": dict(ACCELERATOR)}
