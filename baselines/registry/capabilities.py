@@ -87,6 +87,13 @@ class RecordsOfIds(Protocol):
                  **options: Any) -> list: ...
 
 
+class ScaleWriter(Protocol):
+    """The benchmark's data written at a chosen size into `out` (see ScaleData); what was written: examples,
+    splits (examples per split), tasks, cases, bytes."""
+
+    def __call__(self, data_dir: Path, out: Path, *, copies: int, task_copies: int, **options: Any) -> dict: ...
+
+
 class Describer(Protocol):
     """A dict recorded with every run, of what the records allow."""
 
@@ -237,6 +244,19 @@ class SpeedTexts:
 
 
 @dataclass(frozen=True)
+class ScaleData:
+    """The benchmark at sizes beyond its local data (`baselines speed scale`): `write` gives its data in the
+    published layout with `copies` of the items under new ids and texts and `task_copies` of its groups; `methods`,
+    those trained at each size by default; `full`, the published size the figures are extrapolated to (examples,
+    test, tasks); `layout`, what is written, in the page's words."""
+
+    write: ScaleWriter
+    methods: tuple[str, ...]
+    full: dict[str, int]
+    layout: str = ""
+
+
+@dataclass(frozen=True)
 class ItemsFromPredictions:
     """Scored items made from each reference and its prediction together (segmenter: boundary items): two systems
     are paired on the union of their items, and an item that one of them lacks takes `absent(id)`."""
@@ -279,5 +299,5 @@ class Options:
     flags: dict[str, str]
 
 
-CAPABILITIES = (Contents, ReferencesOnly, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
-                ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)
+CAPABILITIES = (Contents, ReferencesOnly, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download,
+                SpeedTexts, ScaleData, ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)
