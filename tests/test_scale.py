@@ -45,16 +45,20 @@ def test_task_copies_stop_at_lawmas_260_tasks():
 def test_exponent_and_full_size_figures():
     assert exponent([(100, 2.0), (200, 4.0), (400, 8.0)]) == pytest.approx(1.0)
     assert exponent([(100, 2.0)]) is None
-    report = {"task": "t", "full": {"examples": 800}, "methods": ["m"], "layout": "", "machine": {}, "sizes": [
-        {"copies": c, "task_copies": 0, "tasks": 2, "examples": 100 * c, "splits": {"test": 20 * c},
-         "steps": {"score": {"wall_s": 1.0 * c, "cpu_s": 1.0 * c, "peak_mib": 100.0, "exit": 0}}}
-        for c in (1, 2)]}
-    value, how, slope = full_size(report, "score", "wall_s")
+    figures = {"wall_s": 1.0, "cpu_s": 1.0, "peak_mib": 100.0, "exit": 0}
+    report = {"task": "t", "full": {"examples": 800, "test": 400}, "methods": ["m"], "layout": "", "machine": {},
+              "sizes": [{"copies": c, "task_copies": 0, "tasks": 2, "examples": 100 * c, "splits": {"test": 20 * c},
+                         "steps": {"train m": {**figures, "wall_s": 1.0 * c}, "score": figures}} for c in (1, 2)]}
+    report["sizes"].append({"copies": 2, "task_copies": 9, "tasks": 20, "examples": 400, "test_only": True,
+                            "splits": {"test": 400}, "steps": {"score": {**figures, "wall_s": 3.0}}})
+    value, how, slope = full_size(report, "train m", "wall_s")
     assert how == "extrapolated" and value == pytest.approx(8.0) and slope == pytest.approx(1.0)
-    assert growth_ratios(report, "score", "wall_s")[0] == pytest.approx(2.0)
+    assert growth_ratios(report, "train m", "wall_s")[0] == pytest.approx(2.0)
+    assert full_size(report, "score", "wall_s")[:2] == (3.0, "measured")  # the test-only size reached 400 test
     report["full"]["examples"] = 200
-    assert full_size(report, "score", "wall_s")[:2] == (2.0, "measured")
-    assert "| score | 2 (measured)" in page(report, "p.png", "scale.json")
+    assert full_size(report, "train m", "wall_s")[:2] == (2.0, "measured")
+    text = page(report, "p.png", "scale.json")
+    assert "| train m | 2 (measured)" in text and "| score | 3 (measured)" in text and "400 (test only)" in text
 
 
 def test_a_tiny_scale_run_measures_every_step(tmp_path):
@@ -63,11 +67,13 @@ def test_a_tiny_scale_run_measures_every_step(tmp_path):
 
     source = write_normalized(tmp_path / "local")
     report = run_scale("caselawqa", source, tmp_path / "work", copies=[1, 2], task_copies=[2],
-                       methods=["majority"])
-    assert [(s["copies"], s["task_copies"]) for s in report["sizes"]] == [(1, 2), (2, 2)]
-    first, second = report["sizes"]
+                       methods=["majority"], test_only=[(1, 3)])
+    assert [(s["copies"], s["task_copies"]) for s in report["sizes"]] == [(1, 2), (2, 2), (1, 3)]
+    first, second, alone = report["sizes"]
+    assert alone["test_only"] and list(alone["splits"]) == ["test"] and list(alone["steps"]) == ["score", "compare"]
+    assert alone["splits"]["test"] == 4 * 48 and all(step["exit"] == 0 for step in alone["steps"].values())
     assert second["examples"] == 2 * first["examples"] == 2 * 3 * 208 and first["tasks"] == 12
-    for size in report["sizes"]:
+    for size in report["sizes"][:2]:
         assert "failed" not in size, size.get("failed")
         assert list(size["steps"]) == ["load", "train majority", "eval majority", "predict majority", "score",
                                        "compare"]

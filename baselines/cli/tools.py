@@ -157,6 +157,8 @@ def speed_scale_command(task: str = typer.Argument(..., help=" | ".join(tasks_wi
                         task_copies: str = typer.Option("0", "--task-copies", help="Copies of the tasks to run, e.g. 0,1 (each under another name of the published benchmark, sharing the cases); run with the fewest copies of the cases."),
                         methods: Optional[str] = typer.Option(None, "--methods", help="Methods trained, evaluated and timed at each size, comma-separated (default: those the task names for its scale benchmark)."),
                         subtasks: Optional[str] = Subtasks, data_dir: Optional[Path] = DataDir,
+                        test_only: Optional[str] = typer.Option(None, "--test-only", help="Further sizes written with their test split alone and only scored and compared, as COPIESxTASK_COPIES, comma-separated (e.g. 2x6: the LLM side near the published test size)."),
+                        add: bool = typer.Option(False, "--add", help="Add the sizes to the report already in --out (e.g. --copies '' --test-only 2x6 after a run)."),
                         page: Optional[Path] = typer.Option(None, "--page", help="Also write the page (and its plot beside it, .png), as `speed scale-page`.")):
     """Write the task's data at growing sizes in its published layout and run the real commands at each (loading,
     train and eval of each method, predict, score of an LLM answers file of the test size, compare), each measured
@@ -166,7 +168,9 @@ def speed_scale_command(task: str = typer.Argument(..., help=" | ".join(tasks_wi
 
     report = run_scale(task, data_dir, out, copies=_numbers(copies, "--copies"),
                        task_copies=_numbers(task_copies, "--task-copies"),
-                       methods=_names(methods), subtasks=_names(subtasks))
+                       methods=_names(methods), subtasks=_names(subtasks),
+                       test_only=[tuple(_numbers(size.replace("x", ","), "--test-only")) for size in _names(test_only) or []],
+                       add=add)
     typer.echo(f"wrote {Path(out) / 'scale.json'} ({len(report['sizes'])} sizes)")
     if page is not None:
         typer.echo("wrote " + ", ".join(map(str, write_page(Path(out) / "scale.json", page))))

@@ -88,8 +88,8 @@ class RecordsOfIds(Protocol):
 
 
 class ScaleWriter(Protocol):
-    """The benchmark's data written at a chosen size into `out` (see ScaleData); what was written: examples,
-    splits (examples per split), tasks, cases, bytes."""
+    """The benchmark's data written at a chosen size into `out` (see ScaleData), of every split or of `splits`;
+    what was written: examples, splits (examples per split), tasks, cases, bytes."""
 
     def __call__(self, data_dir: Path, out: Path, *, copies: int, task_copies: int, **options: Any) -> dict: ...
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
 from baselines.core.machine import cpu_model, load_1min, usable_cores
-from baselines.registry import ScaleData, Task, get_task
+from baselines.registry import ReferencesOnly, ScaleData, Task, get_task
 
 CLI = "import sys; from baselines.cli import app; sys.argv[0] = 'baselines'; app()"
 LOAD = ("import sys; from baselines.registry import get_task; task = get_task(sys.argv[1]); "
@@ -62,14 +62,20 @@ def cli(*args: str) -> list[str]:
 def size_plan(copies: list[int], task_copies: list[int]) -> list[tuple[int, int]]:
     """The sizes run: each number of case copies with the fewest task copies, then each further number of task
     copies with the fewest case copies (one thing grows at a time)."""
+    if not copies or not task_copies:
+        return []
     base_cases, base_tasks = min(copies), min(task_copies)
     plan = [(c, base_tasks) for c in sorted(set(copies))]
     return plan + [(base_cases, t) for t in sorted(set(task_copies)) if t != base_tasks]
 
 
 def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_copies: list[int],
-              methods: list[str] | None = None, subtasks: list[str] | None = None) -> dict:
-    """Every size of the plan measured; returns the report (also written as `work`/scale.json)."""
+              methods: list[str] | None = None, subtasks: list[str] | None = None,
+              test_only: list[tuple[int, int]] = (), add: bool = False) -> dict:
+    """Every size of the plan measured, then each (copies, task copies) of `test_only` with its test split alone
+    written and only `score` and `compare` run (the LLM side at sizes training would not reach); returns the
+    report (also written as `work`/scale.json after each size). `add`: the sizes are added to the report
+    already there (of the same task)."""
     task, scale = scale_capability(task_name)
     from baselines.core.paths import data_root
 
@@ -79,10 +85,14 @@ def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_c
     report = {"task": task.name, "methods": chosen, "subtasks": subtasks, "full": dict(scale.full),
               "layout": scale.layout, "machine": {"cpu": cpu_model(), "cores": usable_cores(),
                                                  "load_before": load_1min()}, "sizes": []}
-    for number_of_copies, number_of_task_copies in size_plan(copies, task_copies):
-        with progress.stage(f"size: {number_of_copies} copies of the cases, {number_of_task_copies} of the tasks"):
+    if add:
+        report = earlier_report(work / "scale.json", task.name)
+    plan = [(*size, False) for size in size_plan(copies, task_copies)] + [(*size, True) for size in test_only]
+    for number_of_copies, number_of_task_copies, alone in plan:
+        with progress.stage(f"size: {number_of_copies} copies of the cases, {number_of_task_copies} of the tasks"
+                            + (", test split only" if alone else "")):
             report["sizes"].append(run_size(task, scale, data_root(data_dir), work, number_of_copies,
-                                            number_of_task_copies, chosen, subtasks))
+                                            number_of_task_copies, [] if alone else chosen, subtasks))
         write_report(report, work / "scale.json")
     report["machine"]["load_after"] = load_1min()
     write_report(report, work / "scale.json")
@@ -91,58 +101,86 @@ def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_c
 
 def run_size(task: Task, scale: ScaleData, data_dir: Path, work: Path, copies: int, task_copies: int,
              methods: list[str], subtasks: list[str] | None) -> dict:
-    """One size: its data written, then each step measured (a failed step is recorded, and stops the size)."""
-    here = work / f"copies{copies}-tasks{task_copies}"
+    """One size: its data written, then each step measured (a failed step is recorded, and stops the size).
+    Without `methods`: the test split alone, scored and compared."""
+    here = work / (f"copies{copies}-tasks{task_copies}" + ("" if methods else "-test"))
     data, models, results, logs = (here / name for name in ("data", "models", "results", "logs"))
     logs.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     written = scale.write(data_dir, data, copies=copies, task_copies=task_copies,
-                          **({"subtasks": subtasks} if subtasks else {}))
+                          **({"subtasks": subtasks} if subtasks else {}),
+                          **({} if methods else {"splits": (task.eval_split,)}))
     size = {"copies": copies, "task_copies": task_copies, "write_s": round(time.perf_counter() - started, 2),
-            **{k: v for k, v in written.items() if k not in ("folder", "copies", "task_copies")}, "steps": {}}
-    texts, answers = prepared_inputs(task, data, here)
-    steps = [("load", [sys.executable, "-c", LOAD, task.name, str(data)])]
-    for method in methods:
-        steps.append((f"train {method}", cli("train", task.name, "--method", method, "--data-dir", data,
-                                              "--models-dir", models)))
-    for method in methods:
-        steps.append((f"eval {method}", cli("eval", task.name, "--method", method, "--data-dir", data,
-                                             "--models-dir", models, "--results-dir", results, "--force")))
-    steps += [(f"predict {methods[-1]}", cli("predict", task.name, texts, "--method", methods[-1], "--data-dir",
-                                            data, "--models-dir", models, "--out", here / "predicted.jsonl")),
-              ("score", cli("score", task.name, answers, "--name", "llm-answers", "--data-dir", data,
+            **{k: v for k, v in written.items() if k not in ("folder", "copies", "task_copies")},
+            "test_only": not methods, "steps": {}}
+    answers = answers_file(task, data, here)
+    steps = []
+    if methods:
+        texts = predict_texts(task, data, here)
+        steps.append(("load", [sys.executable, "-c", LOAD, task.name, str(data)]))
+        steps += [(f"train {method}", cli("train", task.name, "--method", method, "--data-dir", data,
+                                          "--models-dir", models)) for method in methods]
+        steps += [(f"eval {method}", cli("eval", task.name, "--method", method, "--data-dir", data,
+                                         "--models-dir", models, "--results-dir", results, "--force"))
+                  for method in methods]
+        steps.append((f"predict {methods[-1]}", cli("predict", task.name, texts, "--method", methods[-1],
+                                                    "--data-dir", data, "--models-dir", models,
+                                                    "--out", here / "predicted.jsonl")))
+    steps += [("score", cli("score", task.name, answers, "--name", "llm-answers", "--data-dir", data,
                             "--results-dir", results, "--force")),
               ("compare", cli("compare", task.name, "--results-dir", results))]
-    for name, command in steps:
-        with progress.stage(f"{name} ({size['examples']:,} examples)") as step:
-            size["steps"][name] = measured(command, logs / f"{name.replace(' ', '-')}.log")
-            step.note = f"{size['steps'][name]['wall_s']} s, {size['steps'][name]['peak_mib']} MiB"
-        if size["steps"][name]["exit"] != 0:
-            size["failed"] = f"{name} exited {size['steps'][name]['exit']}: see {logs}"
-            break
+    run_steps(size, steps, logs)
     size["disk_bytes"] = {name: folder_bytes(folder) for name, folder in
                           (("data", data), ("models", models), ("results", results))}
     return size
 
 
-def prepared_inputs(task: Task, data: Path, here: Path) -> tuple[Path, Path]:
-    """(a JSONL of distinct test documents for `predict`, an LLM answers file of the whole test split)."""
-    records = task.load(data, task.eval_split, None)
+def earlier_report(path: Path, task: str) -> dict:
+    from baselines.runs.scale_page import read_report
+
+    report = read_report(path)
+    if report.get("task") != task:
+        raise BaselinesError(f"{path} is a scale report of {report.get('task')!r}, not of {task!r}")
+    return report
+
+
+def run_steps(size: dict, steps: list[tuple[str, list[str]]], logs: Path) -> None:
+    """Each step measured, with the load average before it; the first that fails stops the size."""
+    for name, command in steps:
+        with progress.stage(f"{name} ({size['examples']:,} examples)") as step:
+            load = load_1min()
+            size["steps"][name] = {**measured(command, logs / f"{name.replace(' ', '-')}.log"), "load": load}
+            step.note = f"{size['steps'][name]['wall_s']} s, {size['steps'][name]['peak_mib']} MiB"
+        if size["steps"][name]["exit"] != 0:
+            size["failed"] = f"{name} exited {size['steps'][name]['exit']}: see {logs}"
+            break
+
+
+def predict_texts(task: Task, data: Path, here: Path) -> Path:
+    """A JSONL of the first PREDICT_TEXTS distinct test documents, for `predict`."""
     documents = {}
-    for record in records:
+    for record in task.load(data, task.eval_split, None):
         documents.setdefault(task.contents.document(record), None)
         if len(documents) >= PREDICT_TEXTS:
             break
     texts = here / "texts.jsonl"
     texts.write_text("".join(json.dumps({"id": f"doc{k}", "text": text}) + "\n"
                              for k, text in enumerate(documents)))
+    return texts
+
+
+def answers_file(task: Task, data: Path, here: Path) -> Path:
+    """An LLM answers file of the whole test split: "The answer is X", the gold label for about 60% of the items
+    (the references read as `score` reads them: without their texts where the task allows)."""
+    light = task.capability(ReferencesOnly)
+    records = (light.load if light else task.load)(data, task.eval_split, None)
     rng = random.Random(0)
     answers = here / "answers.jsonl"
     with open(answers, "w") as handle:
         for ref in task.references(records):
             label = ref.gold[0] if ref.gold and rng.random() < 0.6 else rng.choice(ref.labels)
             handle.write(json.dumps({"id": ref.id, "raw": f"The answer is {label}"}) + "\n")
-    return texts, answers
+    return answers
 
 
 def folder_bytes(folder: Path) -> int:

@@ -22,10 +22,26 @@ def read_report(path: Path) -> dict:
     return report
 
 
+TEST_STEPS = ("score", "compare")  # steps that read the test split's answers only: they grow with its examples
+
+
 def case_series(report: dict) -> list[dict]:
-    """The sizes that grow the cases (the fewest task copies), by examples."""
-    fewest = min(size["task_copies"] for size in report["sizes"])
-    return sorted((s for s in report["sizes"] if s["task_copies"] == fewest), key=lambda s: s["examples"])
+    """The sizes that grow the cases (the fewest task copies, every split written), by examples."""
+    full = [size for size in report["sizes"] if not size.get("test_only")]
+    fewest = min((size["task_copies"] for size in full), default=0)
+    return sorted((s for s in full if s["task_copies"] == fewest), key=lambda s: s["examples"])
+
+
+def size_of(size: dict, step: str) -> int:
+    """What a step grows with: the test examples for TEST_STEPS, else the examples of every split."""
+    return size["splits"].get("test", 0) if step in TEST_STEPS else size["examples"]
+
+
+def series(report: dict, step: str) -> list[dict]:
+    """The sizes a step's growth is fitted on: every size for TEST_STEPS, else the case series."""
+    if step in TEST_STEPS:
+        return sorted(report["sizes"], key=lambda s: size_of(s, step))
+    return case_series(report)
 
 
 def steps_of(report: dict) -> list[str]:
@@ -42,16 +58,16 @@ def exponent(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-def step_points(series: list[dict], step: str, figure: str) -> list[tuple[float, float]]:
-    return [(s["examples"], s["steps"][step][figure]) for s in series
+def step_points(sizes: list[dict], step: str, figure: str) -> list[tuple[float, float]]:
+    return [(size_of(s, step), s["steps"][step][figure]) for s in sizes
             if step in s["steps"] and s["steps"][step]["exit"] == 0]
 
 
 def full_size(report: dict, step: str, figure: str) -> tuple[float | None, str, float | None]:
     """(value at the full size, "measured" or "extrapolated", the fitted exponent)."""
-    points = step_points(case_series(report), step, figure)
+    points = step_points(series(report, step), step, figure)
     slope = exponent(points)
-    full = report["full"]["examples"]
+    full = report["full"]["test" if step in TEST_STEPS else "examples"]
     reached = [y for x, y in points if x >= full]
     if reached:
         return reached[0], "measured", slope
@@ -102,14 +118,15 @@ def table(report: dict) -> list[str]:
 
 def measured_table(report: dict) -> list[str]:
     lines = ["| copies of the cases | copies of the tasks | tasks | examples | test | data MiB | step | wall s "
-             "| CPU s | peak MiB |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| CPU s | peak MiB | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for size in report["sizes"]:
         data = size.get("disk_bytes", {}).get("data", size.get("bytes", 0)) / 2 ** 20
         for step, figures in size["steps"].items():
             failed = "" if figures["exit"] == 0 else f" (exit {figures['exit']})"
-            lines.append(f"| {size['copies']} | {size['task_copies']} | {size['tasks']} | {size['examples']:,} "
+            lines.append(f"| {size['copies']} | {size['task_copies']} | {size['tasks']} | {size['examples']:,}"
+                         + (" (test only)" if size.get("test_only") else "") + " "
                          f"| {size['splits'].get('test', 0):,} | {data:,.0f} | {step}{failed} | {figures['wall_s']} "
-                         f"| {figures['cpu_s']} | {figures['peak_mib']} |")
+                         f"| {figures['cpu_s']} | {figures['peak_mib']} | {shown(figures.get('load'))} |")
     return lines
 
 
@@ -120,11 +137,10 @@ def plot(report: dict, path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    series = case_series(report)
     figure, axes = plt.subplots(1, 2, figsize=(12, 4.8))
     for axis, (key, label) in zip(axes, (FIGURES[0], FIGURES[2])):
         for step in steps_of(report):
-            points = step_points(series, step, key)
+            points = step_points(series(report, step), step, key)
             if not points:
                 continue
             slope = exponent(points)
@@ -132,7 +148,7 @@ def plot(report: dict, path: Path) -> Path:
                       label=f"{step} ({'b=' + format(slope, '.2f') if slope is not None else 'one size'})")
         axis.set_xscale("log")
         axis.set_yscale("log")
-        axis.set_xlabel("examples (all splits)")
+        axis.set_xlabel("examples (all splits; score and compare: test)")
         axis.set_ylabel(label)
         axis.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize=7)
@@ -146,14 +162,16 @@ def plot(report: dict, path: Path) -> Path:
 def page(report: dict, image: str, source: str) -> str:
     """The page's Markdown; `image`, the plot's file name; `source`, the report's file name as the command names it."""
     full, machine = report["full"], report["machine"]
-    largest = max(size["examples"] for size in report["sizes"])
+    largest = max((size["examples"] for size in report["sizes"] if not size.get("test_only")), default=0)
+    alone = [size["splits"].get("test", 0) for size in report["sizes"] if size.get("test_only")]
+    alone_text = f" (and the test split alone, scored and compared, up to {max(alone):,} examples)" if alone else ""
     subset = f" of the tasks {', '.join(report['subtasks'])}" if report.get("subtasks") else ""
     return "\n".join([
         f"# {report['task']} at scale", "",
         f"Generated from `{source}` by `baselines speed scale-page {source} --page PAGE`; do not edit by hand. "
         f"The report is written by `baselines speed scale {report['task']} --out DIR` (see the "
         "[command-line reference](../cli.md#baselines-speed-scale)).", "",
-        f"Data: {report.get('layout', '')}. Sizes run here: from the local data{subset} up to {largest:,} examples; "
+        f"Data: {report.get('layout', '')}. Sizes run here: from the local data{subset} up to {largest:,} examples{alone_text}; "
         f"the full size is {full['examples']:,} examples ({full.get('test', 0):,} test) in {full.get('tasks', 0)} "
         "tasks. Figures at the full size are **extrapolated** from the largest size measured along the fitted "
         "exponent wherever no size reached it: they are estimates, not measurements.", "",
@@ -163,7 +181,7 @@ def page(report: dict, image: str, source: str) -> str:
         f"![growth of each step]({image})", "",
         "## At the full size", "",
         "Exponent: the slope of log(figure) on log(examples) over the sizes that copy the cases (≤ 1: grows at "
-        "most linearly). ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
+        "most linearly); score and compare grow with the test examples, over every size, test-only sizes included. ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
         "copies of the tasks over the fewest (the copies share their cases).", "",
         *table(report), "",
         "## Measured", "",
