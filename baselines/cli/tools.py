@@ -182,9 +182,9 @@ def _names(text: Optional[str]) -> Optional[list[str]]:
 
 @speed_app.command("scale-page")
 @reported
-def speed_scale_page_command(report: Path = typer.Argument(..., help="A scale report (scale.json of `speed scale`)."),
+def speed_scale_page_command(report: list[Path] = typer.Argument(..., help="Scale reports of one task (scale.json of `speed scale`; several: their sizes together)."),
                              page: Path = typer.Option(..., "--page", help="The page to write (.md), its plot beside it (.png).")):
-    """The scale page from a scale report: the growth of each step (log-log plot, fitted exponents) and its figures
+    """The scale page from scale reports: the growth of each step (log-log plot, fitted exponents) and its figures
     at the task's full size, each marked measured or extrapolated."""
     from baselines.runs.scale_page import write_page
 

@@ -87,6 +87,8 @@ def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_c
                                                  "load_before": load_1min()}, "sizes": []}
     if add:
         report = earlier_report(work / "scale.json", task.name)
+    report.setdefault("commands", []).append(shown_command(task.name, copies, task_copies, chosen, subtasks,
+                                                           test_only, add))
     plan = [(*size, False) for size in size_plan(copies, task_copies)] + [(*size, True) for size in test_only]
     for number_of_copies, number_of_task_copies, alone in plan:
         with progress.stage(f"size: {number_of_copies} copies of the cases, {number_of_task_copies} of the tasks"
@@ -135,12 +137,28 @@ def run_size(task: Task, scale: ScaleData, data_dir: Path, work: Path, copies: i
     return size
 
 
+def shown_command(task: str, copies, task_copies, methods, subtasks, test_only, add: bool) -> str:
+    """The command line that runs these sizes (DATA and DIR for the folders)."""
+    parts = [f"baselines speed scale {task} --out DIR --data-dir DATA",
+             f"--copies {','.join(map(str, copies)) or repr('')}",
+             f"--task-copies {','.join(map(str, task_copies)) or repr('')}", f"--methods {','.join(methods)}"]
+    parts += [f"--subtasks {','.join(subtasks)}"] if subtasks else []
+    parts += [f"--test-only {','.join(f'{c}x{t}' for c, t in test_only)}"] if test_only else []
+    return " ".join(parts + (["--add"] if add else []))
+
+
 def earlier_report(path: Path, task: str) -> dict:
     from baselines.runs.scale_page import read_report
 
     report = read_report(path)
     if report.get("task") != task:
         raise BaselinesError(f"{path} is a scale report of {report.get('task')!r}, not of {task!r}")
+    if "commands" not in report:  # a report of an earlier release: its command told by its sizes
+        full = [size for size in report["sizes"] if not size.get("test_only")]
+        alone = [(size["copies"], size["task_copies"]) for size in report["sizes"] if size.get("test_only")]
+        report["commands"] = [shown_command(task, sorted({s["copies"] for s in full}),
+                                            sorted({s["task_copies"] for s in full}), report["methods"],
+                                            report.get("subtasks"), alone, False)]
     return report
 
 

@@ -117,16 +117,17 @@ def table(report: dict) -> list[str]:
 
 
 def measured_table(report: dict) -> list[str]:
-    lines = ["| copies of the cases | copies of the tasks | tasks | examples | test | data MiB | step | wall s "
-             "| CPU s | peak MiB | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| copies of the cases, of the tasks (tasks) | examples (test) | data MiB | step | wall s | CPU s "
+             "| peak MiB | load |", "|---|---|---|---|---|---|---|---|"]
     for size in report["sizes"]:
         data = size.get("disk_bytes", {}).get("data", size.get("bytes", 0)) / 2 ** 20
+        alone = ", test only" if size.get("test_only") else ""
         for step, figures in size["steps"].items():
             failed = "" if figures["exit"] == 0 else f" (exit {figures['exit']})"
-            lines.append(f"| {size['copies']} | {size['task_copies']} | {size['tasks']} | {size['examples']:,}"
-                         + (" (test only)" if size.get("test_only") else "") + " "
-                         f"| {size['splits'].get('test', 0):,} | {data:,.0f} | {step}{failed} | {figures['wall_s']} "
-                         f"| {figures['cpu_s']} | {figures['peak_mib']} | {shown(figures.get('load'))} |")
+            lines.append(f"| {size['copies']}, {size['task_copies']} ({size['tasks']} tasks{alone}) "
+                         f"| {size['examples']:,} ({size['splits'].get('test', 0):,}) | {data:,.0f} | {step}{failed} "
+                         f"| {figures['wall_s']} | {figures['cpu_s']} | {figures['peak_mib']} "
+                         f"| {shown(figures.get('load'))} |")
     return lines
 
 
@@ -171,12 +172,15 @@ def page(report: dict, image: str, source: str) -> str:
         f"Generated from `{source}` by `baselines speed scale-page {source} --page PAGE`; do not edit by hand. "
         f"The report is written by `baselines speed scale {report['task']} --out DIR` (see the "
         "[command-line reference](../cli.md#baselines-speed-scale)).", "",
+        *(["Run by " + ", then ".join(f"`{command}`" for command in report["commands"]) + ".", ""]
+          if report.get("commands") else []),
         f"Data: {report.get('layout', '')}. Sizes run here: from the local data{subset} up to {largest:,} examples{alone_text}; "
         f"the full size is {full['examples']:,} examples ({full.get('test', 0):,} test) in {full.get('tasks', 0)} "
         "tasks. Figures at the full size are **extrapolated** from the largest size measured along the fitted "
         "exponent wherever no size reached it: they are estimates, not measurements.", "",
-        f"Machine: {machine.get('cpu')}, {machine.get('cores')} usable cores, load {machine.get('load_before')} "
-        f"before and {machine.get('load_after')} after (1-minute average: other work shared the cores). "
+        f"Machine: {machine.get('cpu')}, {machine.get('cores')} usable cores, 1-minute load average between "
+        f"{machine.get('load_before')} and {machine.get('load_after')} at the runs' start and end (other work "
+        "shared the cores: wall times are longer than on an idle machine; CPU times much less so). "
         f"Methods trained: {', '.join(report['methods'])}.", "",
         f"![growth of each step]({image})", "",
         "## At the full size", "",
@@ -189,14 +193,31 @@ def page(report: dict, image: str, source: str) -> str:
     ])
 
 
-def write_page(report_path: Path, page_path: Path) -> tuple[Path, Path]:
-    """The page and its plot (<page stem>.png beside it) from the report."""
-    report = read_report(report_path)
+def merged(reports: list[dict], paths: list[Path]) -> dict:
+    """One report of the sizes (and commands) of several of one task: runs made apart, e.g. side by side."""
+    tasks = {report["task"] for report in reports}
+    if len(tasks) > 1:
+        raise BaselinesError(f"scale reports of several tasks ({', '.join(sorted(tasks))}): give one task's")
+    first = dict(reports[0])
+    first["sizes"] = [size for report in reports for size in report["sizes"]]
+    first["commands"] = [command for report in reports for command in report.get("commands", [])]
+    first["methods"] = list(dict.fromkeys(m for report in reports for m in report["methods"]))
+    loads = [report["machine"].get(key) for report in reports for key in ("load_before", "load_after")]
+    first["machine"] = {**first["machine"], "load_before": min((x for x in loads if x is not None), default=None),
+                        "load_after": max((x for x in loads if x is not None), default=None)}
+    first["sources"] = [Path(path).name for path in paths]
+    return first
+
+
+def write_page(report_paths, page_path: Path) -> tuple[Path, Path]:
+    """The page and its plot (<page stem>.png beside it) from one report or several of one task."""
+    paths = [report_paths] if isinstance(report_paths, (str, Path)) else list(report_paths)
+    report = merged([read_report(path) for path in paths], paths)
     page_path = Path(page_path)
     if page_path.suffix != ".md":
         raise BaselinesError(f"--page {page_path}: give a .md file")
     image = page_path.with_suffix(".png")
     page_path.parent.mkdir(parents=True, exist_ok=True)
     plot(report, image)
-    page_path.write_text(page(report, image.name, Path(report_path).name))
+    page_path.write_text(page(report, image.name, " ".join(Path(path).name for path in paths)))
     return page_path, image
