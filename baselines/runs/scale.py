@@ -153,13 +153,18 @@ def earlier_report(path: Path, task: str) -> dict:
     report = read_report(path)
     if report.get("task") != task:
         raise BaselinesError(f"{path} is a scale report of {report.get('task')!r}, not of {task!r}")
-    if "commands" not in report:  # a report of an earlier release: its command told by its sizes
-        full = [size for size in report["sizes"] if not size.get("test_only")]
-        alone = [(size["copies"], size["task_copies"]) for size in report["sizes"] if size.get("test_only")]
-        report["commands"] = [shown_command(task, sorted({s["copies"] for s in full}),
-                                            sorted({s["task_copies"] for s in full}), report["methods"],
-                                            report.get("subtasks"), alone, False)]
+    report.setdefault("commands", commands_of(report))
     return report
+
+
+def commands_of(report: dict) -> list[str]:
+    """The commands a report holds, or for one without (an earlier release's), the command its sizes tell."""
+    if report.get("commands"):
+        return list(report["commands"])
+    full = [size for size in report["sizes"] if not size.get("test_only")]
+    alone = [(size["copies"], size["task_copies"]) for size in report["sizes"] if size.get("test_only")]
+    return [shown_command(report["task"], sorted({s["copies"] for s in full}), sorted({s["task_copies"] for s in full}),
+                          report["methods"], report.get("subtasks"), alone, False)]
 
 
 def run_steps(size: dict, steps: list[tuple[str, list[str]]], logs: Path) -> None:

@@ -100,18 +100,18 @@ def shown(value: float | None, digits: int = 1) -> str:
 
 
 def table(report: dict) -> list[str]:
-    lines = ["| step | wall s | CPU s | peak MiB | exponent (wall, CPU, memory) | ×2 cases (wall, memory) "
-             "| more tasks (wall, memory) |", "|---|---|---|---|---|---|---|"]
+    lines = ["| step | wall s | CPU s | peak MiB | exponent (wall, CPU, memory) | ×2 cases (CPU, memory) "
+             "| more tasks (CPU, memory) |", "|---|---|---|---|---|---|---|"]
     for step in steps_of(report):
         cells, slopes = [], []
         for figure, _ in FIGURES:
             value, how, slope = full_size(report, step, figure)
             cells.append(f"{shown(value, 0)} ({how})" if value is not None else how)
             slopes.append(shown(slope, 2))
-        wall_cases, wall_tasks, _ = growth_ratios(report, step, "wall_s")
+        cpu_cases, cpu_tasks, _ = growth_ratios(report, step, "cpu_s")
         memory_cases, memory_tasks, times = growth_ratios(report, step, "peak_mib")
-        lines.append(f"| {step} | {' | '.join(cells)} | {', '.join(slopes)} | {shown(wall_cases, 2)}, "
-                     f"{shown(memory_cases, 2)} | {shown(wall_tasks, 2)}, {shown(memory_tasks, 2)}"
+        lines.append(f"| {step} | {' | '.join(cells)} | {', '.join(slopes)} | {shown(cpu_cases, 2)}, "
+                     f"{shown(memory_cases, 2)} | {shown(cpu_tasks, 2)}, {shown(memory_tasks, 2)}"
                      + (f" (×{times:g} tasks)" if times else "") + " |")
     return lines
 
@@ -186,7 +186,8 @@ def page(report: dict, image: str, source: str) -> str:
         "## At the full size", "",
         "Exponent: the slope of log(figure) on log(examples) over the sizes that copy the cases (≤ 1: grows at "
         "most linearly); score and compare grow with the test examples, over every size, test-only sizes included. ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
-        "copies of the tasks over the fewest (the copies share their cases).", "",
+        "copies of the tasks over the fewest (the copies share their cases); CPU time, which the load sways less "
+        "than wall time.", "",
         *table(report), "",
         "## Measured", "",
         *measured_table(report), "",
@@ -200,7 +201,9 @@ def merged(reports: list[dict], paths: list[Path]) -> dict:
         raise BaselinesError(f"scale reports of several tasks ({', '.join(sorted(tasks))}): give one task's")
     first = dict(reports[0])
     first["sizes"] = [size for report in reports for size in report["sizes"]]
-    first["commands"] = [command for report in reports for command in report.get("commands", [])]
+    from baselines.runs.scale import commands_of
+
+    first["commands"] = [command for report in reports for command in commands_of(report)]
     first["methods"] = list(dict.fromkeys(m for report in reports for m in report["methods"]))
     loads = [report["machine"].get(key) for report in reports for key in ("load_before", "load_after")]
     first["machine"] = {**first["machine"], "load_before": min((x for x in loads if x is not None), default=None),
