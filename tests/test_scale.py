@@ -26,6 +26,9 @@ def test_copies_have_new_ids_and_texts_and_the_tasks_courts_of_appeals_names(tmp
     assert len({item.id for item in every}) == len(every)
     tasks = {item.group for item in every}
     assert len(tasks) == 8 and len([name for name in tasks if name.startswith("songer_")]) == 4
+    split_of = {(item.meta["case_id"], item.split) for item in every}
+    assert {(case + ".c2", split) for case, split in split_of if "." not in case} == {
+        pair for pair in split_of if pair[0].endswith(".c2")}  # a case and its copy share a split
     copy_two = [item for item in every if item.meta["case_id"].endswith(".c2")]
     assert copy_two and all(item.context.startswith("(copy 2) ") for item in copy_two)
     original = {item.context for item in local}

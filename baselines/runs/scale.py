@@ -82,14 +82,17 @@ def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_c
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     chosen = list(methods or scale.methods)
+    plan = [(*size, False) for size in size_plan(copies, task_copies)] + [(*size, True) for size in test_only]
     report = {"task": task.name, "methods": chosen, "subtasks": subtasks, "full": dict(scale.full),
               "layout": scale.layout, "machine": {"cpu": cpu_model(), "cores": usable_cores(),
                                                  "load_before": load_1min()}, "sizes": []}
-    if add:
+    if add:  # a size run again replaces its earlier figures
         report = earlier_report(work / "scale.json", task.name)
+        again = set(plan)
+        report["sizes"] = [size for size in report["sizes"]
+                           if (size["copies"], size["task_copies"], bool(size.get("test_only"))) not in again]
     report.setdefault("commands", []).append(shown_command(task.name, copies, task_copies, chosen, subtasks,
                                                            test_only, add))
-    plan = [(*size, False) for size in size_plan(copies, task_copies)] + [(*size, True) for size in test_only]
     for number_of_copies, number_of_task_copies, alone in plan:
         with progress.stage(f"size: {number_of_copies} copies of the cases, {number_of_task_copies} of the tasks"
                             + (", test split only" if alone else "")):

@@ -5,8 +5,8 @@ benchmark (baselines.runs.scale).
   and a new text (the opinion opened by "(copy c)"), so no cache keyed on ids or texts serves a copy.
 - Copies of the tasks: each task again under a courts-of-appeals name of Lawma's (songer_tasks.txt), sharing the
   cases of its original, up to Lawma's 260 tasks.
-- Splits: cases move from train to test (each whole, the same in every task) until test holds Lawma's share of the
-  examples (143,635 of 718,971); None keeps the local splits.
+- Splits: cases move from train to test (each whole, the same in every task and every copy) until test holds
+  Lawma's share of the examples (143,635 of 718,971); None keeps the local splits.
 
 Files: <out>/caselawqa/lawma-tasks/<task>/<split>-<copy>-of-<copies>.parquet with the columns of Lawma's files
 (opinion, instruction, question, choices, answer) and case_id."""
@@ -45,9 +45,10 @@ def task_names(tasks: list[str], task_copies: int) -> dict[str, list[str]]:
     return names
 
 
-def case_splits(items: list, copy: int, test_share: float | None) -> dict[str, str]:
-    """case id -> split in this copy: the local one, with train cases moved to test (in an order drawn from the
-    case id and the copy) until test holds `test_share` of the examples."""
+def case_splits(items: list, test_share: float | None) -> dict[str, str]:
+    """case id -> split, the same in every copy (a copy of a training case in test would be scored in sample):
+    the local one, with train cases moved to test (in an order drawn from the case id) until test holds
+    `test_share` of the examples."""
     split_of, size = {}, {}
     for item in items:
         case = item.meta["case_id"]
@@ -57,7 +58,7 @@ def case_splits(items: list, copy: int, test_share: float | None) -> dict[str, s
         return split_of
     wanted = test_share * len(items) - sum(n for case, n in size.items() if split_of[case] == "test")
     movable = sorted((case for case in split_of if split_of[case] == "train"),
-                     key=lambda case: hashlib.sha1(f"{copy}/{case}".encode()).hexdigest())
+                     key=lambda case: hashlib.sha1(f"1/{case}".encode()).hexdigest())
     for case in movable:
         if wanted < size[case] / 2:
             break
@@ -83,8 +84,8 @@ def write_scaled(items: list, out: Path, *, copies: int = 1, task_copies: int = 
         by_task.setdefault(item.group, []).append(item)
     names = task_names(sorted(by_task), task_copies)
     counts = dict.fromkeys(splits, 0)
+    split_of = case_splits(items, test_share)
     for copy in range(1, copies + 1):
-        split_of = case_splits(items, copy, test_share)
         texts = {}  # case id -> this copy's (id, text): one string per case, shared by its tasks
         for task, task_items in by_task.items():
             for split in splits:
