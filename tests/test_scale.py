@@ -51,10 +51,11 @@ def test_exponent_and_full_size_figures():
     figures = {"wall_s": 1.0, "cpu_s": 1.0, "peak_mib": 100.0, "exit": 0}
     report = {"task": "t", "full": {"examples": 800, "test": 400}, "methods": ["m"], "layout": "", "machine": {},
               "sizes": [{"copies": c, "task_copies": 0, "tasks": 2, "examples": 100 * c, "splits": {"test": 20 * c},
-                         "steps": {"train m": {**figures, "wall_s": 1.0 * c}, "score": figures}} for c in (1, 2)]}
+                         "steps": {"train m": {**figures, "wall_s": 1.0 * c, "cpu_s": 1.0 * c}, "score": figures}} for c in (1, 2)]}
     report["sizes"].append({"copies": 2, "task_copies": 9, "tasks": 20, "examples": 400, "test_only": True,
                             "splits": {"test": 400}, "steps": {"score": {**figures, "wall_s": 3.0}}})
-    value, how, slope = full_size(report, "train m", "wall_s")
+    assert full_size(report, "train m", "wall_s")[1] == "not extrapolated"  # load-bound
+    value, how, slope = full_size(report, "train m", "cpu_s")
     assert how == "extrapolated" and value == pytest.approx(8.0) and slope == pytest.approx(1.0)
     assert growth_ratios(report, "train m", "wall_s")[0] == pytest.approx(2.0)
     assert full_size(report, "score", "wall_s")[:2] == (3.0, "measured")  # the test-only size reached 400 test

@@ -73,6 +73,8 @@ def full_size(report: dict, step: str, figure: str) -> tuple[float | None, str, 
         return reached[0], "measured", slope
     if not points or slope is None:
         return None, "not measured", slope
+    if figure == "wall_s":  # the load of the machine sways it: the CPU time is extrapolated instead
+        return None, "not extrapolated", slope
     x, y = points[-1]
     return y * (full / x) ** slope, "extrapolated", slope
 
@@ -106,7 +108,7 @@ def table(report: dict) -> list[str]:
         cells, slopes = [], []
         for figure, _ in FIGURES:
             value, how, slope = full_size(report, step, figure)
-            cells.append(f"{shown(value, 0)} ({how})" if value is not None else how)
+            cells.append(f"{shown(value, 0)} ({how})" if value is not None else "–")
             slopes.append(shown(slope, 2))
         cpu_cases, cpu_tasks, _ = growth_ratios(report, step, "cpu_s")
         memory_cases, memory_tasks, times = growth_ratios(report, step, "peak_mib")
@@ -132,14 +134,14 @@ def measured_table(report: dict) -> list[str]:
 
 
 def plot(report: dict, path: Path) -> Path:
-    """Log-log wall time and peak memory of each step against the examples, with the fitted exponents."""
+    """Log-log CPU time and peak memory of each step against the examples, with the fitted exponents."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, 2, figsize=(12, 4.8))
-    for axis, (key, label) in zip(axes, (FIGURES[0], FIGURES[2])):
+    for axis, (key, label) in zip(axes, (FIGURES[1], FIGURES[2])):  # CPU time: the load sways wall time
         for step in steps_of(report):
             points = step_points(series(report, step), step, key)
             if not points:
@@ -177,7 +179,8 @@ def page(report: dict, image: str, source: str) -> str:
         f"Data: {report.get('layout', '')}. Sizes run here: from the local data{subset} up to {largest:,} examples{alone_text}; "
         f"the full size is {full['examples']:,} examples ({full.get('test', 0):,} test) in {full.get('tasks', 0)} "
         "tasks. Figures at the full size are **extrapolated** from the largest size measured along the fitted "
-        "exponent wherever no size reached it: they are estimates, not measurements.", "",
+        "exponent wherever no size reached it: they are estimates, not measurements; wall time is not "
+        "extrapolated (it follows the load of the machine more than the size: see the CPU time).", "",
         f"Machine: {machine.get('cpu')}, {machine.get('cores')} usable cores, 1-minute load average between "
         f"{machine.get('load_before')} and {machine.get('load_after')} at the runs' start and end (other work "
         "shared the cores: wall times are longer than on an idle machine; CPU times much less so). "
