@@ -12,7 +12,7 @@ from baselines.cli.errors import reported
 from baselines.cli.options import (DataDir, Encoder, Method, ModelsDir, Quiet, ResultsDir, Subtasks, TasksAlias, earlier_name,
                                    load_options, task_options, texts_help)
 from baselines.core.progress import silenced
-from baselines.registry import LmEvalExport, RawText, option_help, tasks_with
+from baselines.registry import LmEvalExport, RawText, ScaleData, option_help, tasks_with
 
 export_app = typer.Typer(no_args_is_help=True, help="Write a benchmark's items for other evaluation tools.")
 
@@ -167,3 +167,54 @@ def speed_predict_command(task: str = typer.Argument(..., help=f"Task name ({' |
         typer.echo(disturbance_warning(report["disturbed"]), err=True)
     if out is not None:
         typer.echo(f"wrote {write_speed_report(report, out)}")
+
+
+def _numbers(text: str, option: str) -> list[int]:
+    from baselines.core.errors import BaselinesError
+
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise BaselinesError(f"{option} {text!r}: give numbers separated by commas, e.g. 1,2") from None
+
+
+@speed_app.command("scale")
+@reported
+def speed_scale_command(task: str = typer.Argument(..., help=" | ".join(tasks_with(ScaleData))),
+                        out: Path = typer.Option(..., "--out", help="Working folder: the data of each size, its models, runs and logs, and scale.json (the report)."),
+                        copies: str = typer.Option("1,2", "--copies", help="Copies of the cases to run, e.g. 1,2,4 (1: the local data; each further copy gives every case a new id and text)."),
+                        task_copies: str = typer.Option("0", "--task-copies", help="Copies of the tasks to run, e.g. 0,1 (each under another name of the published benchmark, sharing the cases); run with the fewest copies of the cases."),
+                        methods: Optional[str] = typer.Option(None, "--methods", help="Methods trained, evaluated and timed at each size, comma-separated (default: those the task names for its scale benchmark)."),
+                        subtasks: Optional[str] = Subtasks, data_dir: Optional[Path] = DataDir,
+                        test_only: Optional[str] = typer.Option(None, "--test-only", help="Further sizes written with their test split alone and only scored and compared, as COPIESxTASK_COPIES, comma-separated (e.g. 2x6: the LLM side near the published test size)."),
+                        add: bool = typer.Option(False, "--add", help="Add the sizes to the report already in --out (e.g. --copies '' --test-only 2x6 after a run)."),
+                        page: Optional[Path] = typer.Option(None, "--page", help="Also write the page (and its plot beside it, .png), as `speed scale-page`.")):
+    """Write the task's data at growing sizes in its published layout and run the real commands at each (loading,
+    train and eval of each method, predict, score of an LLM answers file of the test size, compare), each measured
+    for wall time, CPU time, peak memory and disk."""
+    from baselines.runs.scale import run_scale
+    from baselines.runs.scale_page import write_page
+
+    report = run_scale(task, data_dir, out, copies=_numbers(copies, "--copies"),
+                       task_copies=_numbers(task_copies, "--task-copies"),
+                       methods=_names(methods), subtasks=_names(subtasks),
+                       test_only=[tuple(_numbers(size.replace("x", ","), "--test-only")) for size in _names(test_only) or []],
+                       add=add)
+    typer.echo(f"wrote {Path(out) / 'scale.json'} ({len(report['sizes'])} sizes)")
+    if page is not None:
+        typer.echo("wrote " + ", ".join(map(str, write_page(Path(out) / "scale.json", page))))
+
+
+def _names(text: Optional[str]) -> Optional[list[str]]:
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
+
+
+@speed_app.command("scale-page")
+@reported
+def speed_scale_page_command(report: list[Path] = typer.Argument(..., help="Scale reports of one task (scale.json of `speed scale`; several: their sizes together)."),
+                             page: Path = typer.Option(..., "--page", help="The page to write (.md), its plot beside it (.png).")):
+    """The scale page from scale reports: the growth of each step (log-log plot, fitted exponents) and its figures
+    at the task's full size, each marked measured or extrapolated."""
+    from baselines.runs.scale_page import write_page
+
+    typer.echo("wrote " + ", ".join(map(str, write_page(report, page))))

@@ -67,9 +67,11 @@ def kept_sections(out: Path, regenerated: list[str]) -> dict[str, list[str]]:
     return {name: lines for name, lines in found.items() if name not in regenerated}
 
 
-def index_page() -> str:
-    """What the generated pages hold, and the placeholders their commands use."""
-    pages = "\n".join(f"- [{task.name}]({task.name}.md): {task.description}" for task in TASKS.values())
+def index_page(others: list[tuple[str, str]] = ()) -> str:
+    """What the generated pages hold, and the placeholders their commands use; `others`, (file name, title) of the
+    folder's pages that other commands write (a scale page), listed after the benchmarks'."""
+    pages = "\n".join([*(f"- [{task.name}]({task.name}.md): {task.description}" for task in TASKS.values()),
+                        *(f"- [{title}]({name})" for name, title in others)])
     legend = "\n".join(f"- `{name}`: {meaning}" for name, meaning in PLACEHOLDERS.items())
     return (f"# Results\n\n{GENERATED}\n\n- [Headline](headline.md): per benchmark, our best method against "
             f"each LLM run on the same items, with the paired difference and its interval.\n{pages}\n\n"

@@ -182,12 +182,28 @@ def write_all(out: Path, results_dir=None, readme: Path | None = None, replicate
         files.update(charts)
     body = headline(comparisons, shown_command, kept)
     files["headline.md"] = headline_page(body)
-    files["index.md"] = index_page().encode()
+    files["index.md"] = index_page(other_pages(out, files)).encode()
     also = {}
     if readme is not None:
         also[writable_target(readme)] = with_headline(readme_text, body, str(readme)).encode()
     return write_output_folder(out, files, COMPARE_MANIFEST, "baselines compare --all", earlier=earlier_pages(out),
                                also=also)
+
+
+def other_pages(out: Path, files: dict) -> list[tuple[str, str]]:
+    """(file name, title) of the pages in `out` that this command does not write (e.g. `baselines speed
+    scale-page`'s), each titled by its first heading."""
+    from baselines.core.manifest import read_manifest
+
+    found = []
+    ours = {*files, "index.md", "headline.md", *(f"{name}.md" for name in TASKS),
+            *(read_manifest(Path(out), COMPARE_MANIFEST) or {} if Path(out).is_dir() else {})}
+    for path in sorted(Path(out).glob("*.md")) if Path(out).is_dir() else []:
+        if path.name not in ours:
+            heading = next((line[2:].strip() for line in path.read_text("utf-8").splitlines()
+                            if line.startswith("# ")), path.stem)
+            found.append((path.name, heading))
+    return found
 
 
 def _chosen_tasks(only: list[str] | None) -> list[Task]:

@@ -109,7 +109,9 @@ def _detected(path: Path) -> str:
     that is no batch result is refused."""
     if path.is_dir():
         return "lm-eval"
-    line, row = _rows(path)[0]
+    line, row = next(read_jsonl(path), (None, None))  # the first row only: a large file is read once, later
+    if row is None:
+        raise DataError("the predictions file is empty", path)
     for name, entry in GENERIC.items():
         if entry.detect is not None and entry.detect(row):
             return name

@@ -66,10 +66,13 @@ def answer_and_rule(row: dict, reference: Reference, aliases: dict,
     if "prediction" in row:
         return verbatim_label(row["prediction"], reference, aliases), None
     if "raw" in row:
-        return extract_with_rule(row["raw"], reference.labels, aliases, reference.choices, item_id=reference.id,
-                                 offered=offered_spellings(row, reference, aliases), openers=openers,
-                                 truncated=cut_off(row), numbering=row.get("numbering") if row.get("numbering")
-                                 in NUMBERINGS else None)
+        raw, offered = row["raw"], offered_spellings(row, reference, aliases)
+        numbering = row.get("numbering") if row.get("numbering") in NUMBERINGS else None
+        if isinstance(raw, str) and len(raw) <= SHORT_ANSWER:  # short answers repeat: each read once per item kind
+            return _short_reading(raw, tuple(reference.labels), tuple(sorted(aliases.items())),
+                                  tuple(reference.choices), offered, tuple(openers), cut_off(row), numbering)
+        return extract_with_rule(raw, reference.labels, aliases, reference.choices, item_id=reference.id,
+                                 offered=offered, openers=openers, truncated=cut_off(row), numbering=numbering)
     from baselines.evaluation.harness_logs import choice_label
 
     return choice_label(row, reference), None
@@ -109,6 +112,17 @@ def verbatim_label(value, reference: Reference, aliases: dict) -> str | None:
         return None
     label, exact = _matcher(tuple(reference.labels), tuple(sorted(aliases.items())))(value.strip())
     return label if exact else None
+
+
+SHORT_ANSWER = 200  # characters of a generation read once per (text, item kind) and kept
+
+
+@functools.lru_cache(maxsize=65536)
+def _short_reading(raw: str, labels: tuple, aliases: tuple, choices: tuple, offered, openers: tuple,
+                   truncated: bool, numbering: str | None) -> tuple[str | None, str | None]:
+    """The reading of a short generation: the same for every item of the same labels, choices and prompt."""
+    return extract_with_rule(raw, labels, dict(aliases), choices, offered=offered, openers=openers,
+                             truncated=truncated, numbering=numbering)
 
 
 @functools.lru_cache(maxsize=256)

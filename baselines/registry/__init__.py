@@ -15,7 +15,7 @@ from baselines.core.errors import BaselinesError, unknown_name
 from baselines.core.paths import register_task_configs
 from baselines.registry.capabilities import (  # noqa: F401 (re-exported: benchmarks declare themselves with these)
     CAPABILITIES, Answers, Contents, Diagnostics, Documents, Download, ExternalFormat, Formats, ItemsFromPredictions,
-    LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks)
+    LmEvalExport, Options, PlainClasses, PublishedFigures, RawText, ReferencesOnly, ScaleData, SpeedTexts, Subtasks)
 from baselines.registry.choices import choice_contents, choice_references  # noqa: F401 (re-exported)
 from baselines.registry.discovery import discover_benchmarks
 

@@ -74,6 +74,26 @@ class TextsReader(Protocol):
     def __call__(self, data_dir: Path, n: int) -> list[str]: ...
 
 
+class RecordsLoader(Protocol):
+    """Records of one split as `Task.load` gives them, less what a consumer does not read (see ReferencesOnly)."""
+
+    def __call__(self, data_dir: Path | None, split: str, path: Path | None = None, **options: Any) -> list: ...
+
+
+class RecordsOfIds(Protocol):
+    """Whole records (with their texts) of the given item ids of one split, reading as little else as it can."""
+
+    def __call__(self, data_dir: Path | None, split: str, path: Path | None, ids: set[str],
+                 **options: Any) -> list: ...
+
+
+class ScaleWriter(Protocol):
+    """The benchmark's data written at a chosen size into `out` (see ScaleData), of every split or of `splits`;
+    what was written: examples, splits (examples per split), tasks, cases, bytes."""
+
+    def __call__(self, data_dir: Path, out: Path, *, copies: int, task_copies: int, **options: Any) -> dict: ...
+
+
 class Describer(Protocol):
     """A dict recorded with every run, of what the records allow."""
 
@@ -122,6 +142,18 @@ class Contents:
     identities: Identities
     unit_name: str = "units"  # what a unit is called in reports ("sentences", "opinions")
     document_name: str = "documents"  # what a document is called in reports
+
+
+@dataclass(frozen=True)
+class ReferencesOnly:
+    """Loading for scoring: `load` gives the records of a split with their ids, choices, labels, answers and
+    groups but not the texts they are about (`leaves_out`, e.g. "opinion texts"), so `score` reads none of those
+    texts whatever the size; `whole` gives whole records of some ids (the sample an LLM run's cost is estimated
+    on). A predictions format that reads the texts declares it (ExternalFormat.whole_records)."""
+
+    load: RecordsLoader
+    whole: RecordsOfIds
+    leaves_out: str = "texts"
 
 
 @dataclass(frozen=True)
@@ -183,6 +215,7 @@ class ExternalFormat:
     folder: bool = False  # reads a folder too
     options: tuple[str, ...] = ()  # the score options it reads: task_name, id_prefix, id_field, filter_name
     detect: Callable[[dict], bool] | None = None  # --format auto: whether a file's first row has its shape
+    whole_records: bool = False  # reads the records' texts or what is kept with them (not ReferencesOnly's load)
 
 
 @dataclass(frozen=True)
@@ -208,6 +241,19 @@ class SpeedTexts:
     help: str  # what they are, in the option's help
     max_seq_length: int | None = None  # tokens kept per text (None: the encoder's own limit)
     default: bool = False  # the texts `baselines speed encoders` times when --texts is not given
+
+
+@dataclass(frozen=True)
+class ScaleData:
+    """The benchmark at sizes beyond its local data (`baselines speed scale`): `write` gives its data in the
+    published layout with `copies` of the items under new ids and texts and `task_copies` of its groups; `methods`,
+    those trained at each size by default; `full`, the published size the figures are extrapolated to (examples,
+    test, tasks); `layout`, what is written, in the page's words."""
+
+    write: ScaleWriter
+    methods: tuple[str, ...]
+    full: dict[str, int]
+    layout: str = ""
 
 
 @dataclass(frozen=True)
@@ -253,5 +299,5 @@ class Options:
     flags: dict[str, str]
 
 
-CAPABILITIES = (Contents, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download, SpeedTexts,
-                ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)
+CAPABILITIES = (Contents, ReferencesOnly, Answers, Subtasks, Documents, RawText, LmEvalExport, Formats, Download,
+                SpeedTexts, ScaleData, ItemsFromPredictions, Diagnostics, PublishedFigures, PlainClasses, Options)

@@ -137,7 +137,8 @@ def writer_overlap(predictions: Path, records, task, allow_overlap: bool = False
     """For the predictions file of an eval run: the scored items' overlap with the items of the model that wrote
     it, refused like eval's; None for any other. The run is the one whose results file sits beside the file, or,
     for a copy moved or renamed elsewhere, the run of `task` whose predictions have the same bytes (its results
-    file lists their sha256 in meta.files; runs of earlier releases are hashed)."""
+    file lists their sha256 in meta.files; runs of earlier releases are hashed). `records`: the scored records,
+    or a function giving them (called only when there is a run to check against)."""
     written = _writer_record(Path(predictions), task.name, results_dir)
     if written is None:
         return None
@@ -148,6 +149,7 @@ def writer_overlap(predictions: Path, records, task, allow_overlap: bool = False
     trained_on = saved_fit(folder)
     if digest_of(trained_on.get("texts", "")) != fit_set:
         return {"checked": False, "reason": f"{folder} no longer holds the model that wrote these predictions"}
+    records = records() if callable(records) else records  # whole records, loaded only now they are needed
     return fit_overlap(folder, trained_on, records, task, split=None, allow_overlap=allow_overlap)
 
 

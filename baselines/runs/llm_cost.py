@@ -117,14 +117,16 @@ def basis_said(basis: str) -> str:
 
 
 def estimate_llm_cost(task: Task, records, predictions: list[dict], system: str, parameters: float | None = None,
-                      sent: list[dict] | None = None, log_names: tuple[str, ...] = ()) -> dict | None:
+                      sent: list[dict] | None = None, log_names: tuple[str, ...] = (),
+                      items: int | None = None) -> dict | None:
     """The run's `meta.cost` estimate, or None when nothing gives its tokens. The tokens per item come from the
     first basis that has them (`basis`): the file's own `usage`; the prompt actually sent, as the export recorded
     it (`sent`: the prompt records found; `log_names`: the scored sample logs' file names, which name the harness task);
-    our default prompt."""
+    our default prompt (`items`: the number of answered items when `records` are a sample of them, as
+    baselines.runs.scoring_records gives: the tokens are the sample's means)."""
     try:
         tokens = _usage_tokens(predictions) or _sent_tokens(sent, predictions, log_names) or \
-            _default_tokens(task, records, predictions)
+            _default_tokens(task, records, predictions, items)
     except (ImportError, ValueError, RuntimeError, MemoryError) as error:  # scored all the same, without an estimate
         answered = [row for row in predictions if "id" in row]
         return {"estimate": True, "items": len(answered), "tokens_counted_by": "cl100k_base BPE (bpe-openai)",
@@ -177,7 +179,7 @@ def _sent_tokens(sent: list[dict] | None, predictions: list[dict], log_names: tu
             "prompt_record": {"file": record["path"], "prompt_set": prompt_set, "settings": record.get("settings", {})}}
 
 
-def _default_tokens(task: Task, records, predictions: list[dict]) -> dict | None:
+def _default_tokens(task: Task, records, predictions: list[dict], items: int | None = None) -> dict | None:
     """Tokens per item of our default export's prompt of each answered item, with the output counted."""
     export = task.capability(LmEvalExport)
     if export is None or export.prompts is None:
@@ -187,7 +189,8 @@ def _default_tokens(task: Task, records, predictions: list[dict]) -> dict | None
     if not answered:
         return None
     count, counted_by = token_counter()
-    return {"basis": "default", "items": len(answered),
+    sample = {} if items is None else {"prompt_sample": len(answered)}  # items whose tokens were counted
+    return {"basis": "default", "items": len(answered) if items is None else items, **sample,
             "prompt_tokens_per_item": round(sum(count(prompts[item]) for item in answered) / len(answered), 1),
             "output_tokens_per_item": round(_output_tokens(answered.values(), count), 1),
             "tokens_counted_by": counted_by, "prompt": BASES["default"]}

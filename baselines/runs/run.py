@@ -33,18 +33,20 @@ from baselines.runs.model_choice import ModelChoice, build_method, load_method, 
 from baselines.runs.results_store import (MODEL_FILE, RESULTS_FILE, Variant, check_model_owned, check_no_links,
                                           check_replace, check_system_name, check_writable, references_digest,
                                           run_folder, write_run)
+from baselines.runs.scoring_records import ScoringRecords, scoring_loaders
 from baselines.runs.scored_file import check_producer, check_some_answer, format_entry, inferred_producer
 from baselines.runs.spec import RunSpec
 
 OUT_OF_FOLD = {"checked": True, "overlapping": 0, "out_of_fold": True}  # --cv: each fold fit on the others
 
 
-def load_split(task: Task, data_dir, split: str, path: Path | None = None, **options):
-    """Records of one split (or of an explicit file)."""
+def load_split(task: Task, data_dir, split: str, path: Path | None = None, *, loader: Callable | None = None,
+               **options):
+    """Records of one split (or of an explicit file), through `loader` (default: the task's `load`)."""
     root = data_root(data_dir) if path is None or data_dir else None
     if split not in task.splits and path is None:
         raise BaselinesError(f"task {task.name!r} has no split {split!r}; valid: {', '.join(task.splits)}")
-    return task.load(root, split, path, **options)
+    return (loader or task.load)(root, split, path, **options)
 
 
 def train(task_name: str, method_name: str, data_dir=None, *, config: Path | None = None,
@@ -234,15 +236,17 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
     parameters = parse_parameters(spec.params, spec.name) if spec.params is not None else None
     price = parse_price(spec.price, datetime.date.today().isoformat()) if spec.price is not None else None
     format_entry(task, spec.fmt)  # an unknown name, before any work
-    predictions, records, join_report, default_name, entry = read_scored(
+    predictions, scored, join_report, default_name, entry = read_scored(
         task, Path(spec.predictions), spec.data_dir, split=split, test_file=spec.test_file, fmt=spec.fmt,
         load_options=spec.load_options, lm_eval_options=spec.lm_eval_options)
+    records = scored.records
     references = task.references(records)
     if spec.errors is not None:  # OpenAI's error file: the failed requests of the batch, written apart
         predictions = with_error_file(predictions, list(read_jsonl(Path(spec.errors))), Path(spec.errors))
     check_logged_answers(predictions, references)
     check_failed_requests(predictions, spec.missing)
-    overlap = writer_overlap(Path(spec.predictions), records, task, spec.allow_overlap, results_dir=spec.results_dir)
+    overlap = writer_overlap(Path(spec.predictions), scored.whole, task, spec.allow_overlap,
+                             results_dir=spec.results_dir)
     variant = Variant(split=None if spec.test_file else split, references=references_digest(references),
                       test_file=Path(spec.test_file).name if spec.test_file else None)
     system = spec.name or default_name
@@ -266,7 +270,9 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
         result.meta["train_overlap"] = overlap
     if result.producer != "ours":
         sent = find_prompt_records(Path(spec.predictions), task.name, spec.prompts)
-        result.meta["cost"] = llm_cost(task, records, predictions, system, parameters, Path(spec.predictions), sent)
+        prompt_records, answered = scored.prompt_records(references, predictions)
+        result.meta["cost"] = llm_cost(task, prompt_records, predictions, system, parameters, Path(spec.predictions),
+                                       sent, answered if scored.without_texts else None)
         if price is not None and result.meta["cost"] is not None:
             result.meta["cost"]["price_given"] = dataclasses.asdict(price)  # the run's own price, kept with it
     record_data_notes(result, records)
@@ -276,25 +282,32 @@ def run_scoring(spec: RunSpec) -> tuple[Result, Path]:
 
 
 def llm_cost(task, records, predictions: list[dict], system: str, parameters, source: Path,
-             sent: list[dict] | None = None) -> dict | None:
+             sent: list[dict] | None = None, items: int | None = None) -> dict | None:
     """An LLM run's cost: measured, where `baselines llm run` recorded the run beside its logs; else estimated
-    (from the file's usage, the prompt records `sent` of its export, or our default prompt)."""
+    (from the file's usage, the prompt records `sent` of its export, or our default prompt: that of `records`, a
+    sample of the `items` answered ones where given)."""
     logs = tuple(path.name for path in ([source] if source.is_file() else source.rglob("samples_*")))
-    estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs)
+    estimate = estimate_llm_cost(task, records, predictions, system, parameters, sent, logs, items=items)
     return llm_run_cost(source, len(predictions), estimate)
 
 
 def read_scored(task: Task, predictions_path: Path, data_dir, *, split: str, test_file: Path | None, fmt: str,
                 load_options: dict | None, lm_eval_options: dict | None) -> tuple:
-    """(predictions, records, join report or None, default system name, format entry) for `score`: the format
-    chosen once from the one table (a task's own format is read against the records it is joined to)."""
+    """(predictions, ScoringRecords, join report or None, default system name, format entry) for `score`: the
+    format chosen once from the one table (a task's own format is read against the records it is joined to);
+    the records without their texts where the task and the format allow (baselines.runs.scoring_records)."""
     options = {"task_name": task.name, **(lm_eval_options or {})}  # batch files strip '<task>-' from ids
     with progress.stage(f"reading {predictions_path.name} and the references "
                         f"({task.name}, {test_file or f'{split} split'})") as step:
         _, entry = chosen_format(predictions_path, fmt, task.formats, given=options)
-        records = load_split(task, data_dir, split, test_file, **(load_options or {}))
-        load_whole = (lambda: load_split(task, data_dir, split, test_file)) if load_options else None
+        loader, ids_loader = scoring_loaders(task, entry)
+        records = load_split(task, data_dir, split, test_file, loader=loader, **(load_options or {}))
+        load_whole = (lambda: load_split(task, data_dir, split, test_file, loader=loader)) if load_options else None
         predictions, join_report, default_name = read_format(entry, predictions_path, records, load_whole, **options)
         step.note = f"{len(predictions):,} predictions, {len(records):,} items"
-    return predictions, records, join_report, default_name, entry
+    root = data_root(data_dir) if test_file is None or data_dir else None
+    scored = ScoringRecords(
+        records, lambda: load_split(task, data_dir, split, test_file, **(load_options or {})),
+        None if ids_loader is None else (lambda ids: ids_loader(root, split, test_file, ids, **(load_options or {}))))
+    return predictions, scored, join_report, default_name, entry
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from baselines.core.lazy import lazy_function
 from baselines.registry import (Answers, Benchmark, Download, ExternalFormat, Formats, LmEvalExport, Options,
-                                 PlainClasses, PublishedFigures, RawText, SpeedTexts, Subtasks, Task, choice_contents,
-                                 choice_references)
+                                 PlainClasses, PublishedFigures, RawText, ReferencesOnly, ScaleData, SpeedTexts,
+                                 Subtasks, Task, choice_contents, choice_references)
 
 BENCHMARK = Benchmark(
     task=Task(
@@ -21,6 +21,9 @@ BENCHMARK = Benchmark(
         per_label=False, breakdowns=("per_supergroup", "per_group"),
         capabilities=(
             choice_contents("opinions"),
+            ReferencesOnly(load=lazy_function("baselines.tasks.caselawqa.data:load_caselawqa_references"),
+                           whole=lazy_function("baselines.tasks.caselawqa.data:load_caselawqa_ids"),
+                           leaves_out="opinion texts"),
             Answers(numbering="each task's labels as Lawma's prompt offers them: letters, or zero-padded numbers "
                               "for tasks of more than 26 choices (7 reads 007)",
                     continuation=lazy_function("baselines.tasks.caselawqa.prompts:continuation_openers")),
@@ -35,10 +38,19 @@ BENCHMARK = Benchmark(
             Formats({"lawma": ExternalFormat(
                 read=lazy_function("baselines.tasks.caselawqa.lawma:lawma_predictions"),
                 help="a folder of Lawma's released <task>.json responses, or one such file", folder=True,
+                whole_records=True,  # joined by the cases' Caselaw Access Project ids, kept with the opinions
                 summary=lazy_function("baselines.tasks.caselawqa.lawma:join_summary"))}),
             SpeedTexts(read=lazy_function("baselines.tasks.caselawqa.speed:opinion_chunk_texts"),
                        label="CaselawQA opinion chunks",
                        help="opinion chunks as embed-linear encodes them (128 tokens)", max_seq_length=128),
+            ScaleData(write=lazy_function("baselines.tasks.caselawqa.scale:write_scaled_caselawqa"),
+                      methods=("linear", "stacked"),
+                      full={"examples": 718_971, "test": 143_635, "tasks": 260},
+                      layout="Lawma's lawma-tasks parquet files (one folder per task; train, val and test files with "
+                             "columns opinion, instruction, question, choices, answer and case_id): copy 1 of the "
+                             "cases is the local data, each further copy gives every case a new id and a text opened "
+                             "by \"(copy N)\"; task copies take Lawma's courts-of-appeals (songer_*) names; cases "
+                             "move from train to test until test holds Lawma's share (143,635 of 718,971)"),
             PlainClasses({"Head": "baselines.tasks.caselawqa.heads:Head"}),
             Options({
                 "--subtasks": "comma-separated subset of its task names",

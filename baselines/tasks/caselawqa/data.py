@@ -23,28 +23,47 @@ EIGHTK_CONFIGS = ("sc", "songer", "1k")
 
 
 def load_caselawqa(data_dir: Path | None, split: str = "test", path: Path | None = None,
-                   subtasks: list[str] | None = None) -> list[ChoiceItem]:
+                   subtasks: list[str] | None = None, contexts: bool = True,
+                   ids: set[str] | None = None) -> list[ChoiceItem]:
     """CaselawQA examples of one split (of the tasks in `subtasks`, default all), from `path` (a layout folder or
-    a parquet file) or data_dir."""
+    a parquet file) or data_dir. `contexts=False`: what scoring reads, with no opinion text (context "") and
+    nothing read of the opinions that the ids do not need (load_caselawqa_references); `ids`: only these items
+    (load_caselawqa_ids)."""
     from baselines.tasks.caselawqa import parquet as pq
 
     root = Path(path) if path else Path(data_dir) / "caselawqa"
     if path is None and not root.exists():
         raise MissingData(f"{root}: CaselawQA folder not found", data_dir)
     if root.is_file() and root.suffix == ".parquet":
-        items = pq.load_parquet_file(root, split, subtasks)
+        items = pq.load_parquet_file(root, split, subtasks, contexts, ids)
     else:
         layout, folder = detect_layout(root)
         if layout == "normalized":
-            items = load_normalized(folder, split, subtasks)
+            items = load_normalized(folder, split, subtasks, contexts, ids)
         elif layout == "lawma-tasks":
-            items = pq.load_lawma_tasks(folder, split, subtasks)
+            items = pq.load_lawma_tasks(folder, split, subtasks, contexts, ids)
         else:
-            items = pq.load_eightk(folder, split, subtasks)
-    if not items:
+            items = pq.load_eightk(folder, split, subtasks, contexts, ids)
+    if not items and not ids:
         raise DataError(f"no CaselawQA examples for split {split!r}" + (f" and tasks {subtasks}" if subtasks else ""),
                         root)
     return items
+
+
+def load_caselawqa_references(data_dir: Path | None, split: str = "test", path: Path | None = None,
+                              subtasks: list[str] | None = None) -> list[ChoiceItem]:
+    """The examples as scoring reads them (the task's ReferencesOnly loader): ids, choices, labels, answers and
+    tasks, without the opinions: the normalized layout's opinions file is not opened, and of the parquet files
+    the opinion column is read only where no id column names the cases."""
+    return load_caselawqa(data_dir, split, path, subtasks, contexts=False)
+
+
+def load_caselawqa_ids(data_dir: Path | None, split: str, path: Path | None, ids: set[str],
+                       subtasks: list[str] | None = None) -> list[ChoiceItem]:
+    """Whole examples (with their opinions) of these ids: of the normalized layout, the opinions of their cases
+    only are kept; of the lawma-tasks layout, a task's files are read only while some of its ids are missing
+    (the first examples of each task are found in the first rows of its first file)."""
+    return load_caselawqa(data_dir, split, path, subtasks, ids=set(ids))
 
 
 def detect_layout(root: Path) -> tuple[str, Path]:
@@ -71,16 +90,20 @@ def _first(folder: Path, stem: str) -> Path:
     raise DataError(f"missing {stem}.jsonl.gz (normalized CaselawQA layout)", folder)
 
 
-def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[ChoiceItem]:
-    """Examples of `split` from tasks.json, examples.jsonl.gz and opinions.jsonl.gz."""
+def load_normalized(folder: Path, split: str, tasks: list[str] | None, contexts: bool = True,
+                    ids: set[str] | None = None) -> list[ChoiceItem]:
+    """Examples of `split` from tasks.json, examples.jsonl.gz and opinions.jsonl.gz (not read without
+    `contexts`: the items then have no text and no Caselaw Access Project id)."""
     if split not in SPLITS:
         raise BaselinesError(f"CaselawQA has no split {split!r}; valid: {', '.join(SPLITS)}")
     specs = _task_specs(folder / "tasks.json")
     chosen = set(check_tasks(tasks, specs, folder / "tasks.json"))
     examples_path = _first(folder, "examples")
     rows = [(line, row) for line, row in read_jsonl(examples_path)
-            if row.get("split") == split and row.get("task") in chosen]
-    texts, cap_ids = _opinions(_first(folder, "opinions"), {str(row.get("case_id")) for _, row in rows})
+            if row.get("split") == split and row.get("task") in chosen
+            and (ids is None or f"{row.get('task')}/{row.get('case_id')}" in ids)]
+    needed = {str(row.get("case_id")) for _, row in rows}
+    texts, cap_ids = _opinions(_first(folder, "opinions"), needed) if contexts else (dict.fromkeys(needed, ""), {})
     prepared = {name: _task_fields(name, specs[name], folder / "tasks.json") for name in chosen}
     items = []
     for line, row in rows:
@@ -92,7 +115,7 @@ def load_normalized(folder: Path, split: str, tasks: list[str] | None) -> list[C
         items.append(ChoiceItem(id=f"{task}/{case_id}", question=question, choices=choices, labels=labels,
                                 answer=check_answer(row.get("answer"), len(choices), where, row.get("id")),
                                 group=task, context=texts[case_id], split=split,
-                                meta={"case_id": case_id, "court": meta, "cap_case_id": cap_ids[case_id],
+                                meta={"case_id": case_id, "court": meta, "cap_case_id": cap_ids.get(case_id),
                                       "instruction": specs[task].get("instruction")}))
     return items
 
