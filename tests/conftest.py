@@ -102,6 +102,12 @@ def fake_lm_eval(tmp_path, monkeypatch):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests marked slow first: run across workers (`pytest -n 2`), the longest work starts at once instead of
-    last, so the run ends when the cores have done about the same work."""
+    """Run across workers (`pytest -n 2`, scheduled by xdist group): the tests of a module that builds a
+    module-scoped fixture (a trained model, an LLM run) form one group, so one worker builds it once; every other
+    test is scheduled alone. The tests marked slow come first, so the longest work starts at once instead of last."""
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        scopes = {d.scope for defs in (definitions.name2fixturedefs.values() if definitions else ()) for d in defs}
+        if "module" in scopes or "class" in scopes:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
