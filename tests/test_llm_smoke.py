@@ -70,7 +70,9 @@ def test_each_benchmark_runs_through_the_harness_and_is_scored(harness_run, harn
     result = json.loads(next((folder / "results" / task / f"smollm2-{harness_task}").rglob("results.json"))
                         .read_text(encoding="utf-8"))
     assert result["producer"] == "llm" and result["n"] == sum(1 for _ in log.open())
-    assert result["meta"]["cost"]["llm"] and result["meta"]["cost"]["predict"]["cpu_seconds_per_1000"] > 0
+    # one log of a run of five: the run's measured CPU is not this log's alone, so its cost is estimated, saying why
+    cost = result["meta"]["cost"]
+    assert cost["estimate"] and not cost.get("llm") and "estimated" in cost["measured_record_not_used"]
     if harness_task.startswith(("scalr_mc", "caselawqa_mc")):  # the harness's own accuracy is ours
         ours = result["metrics"]["accuracy"]
         assert _harness_results(folder)[harness_task]["acc,none"] == pytest.approx(ours)
