@@ -80,6 +80,8 @@ def test_lawma_layout_gives_the_predictions_of_our_files(tmp_path):
     from baselines.runs import run
 
     ours = _reorder(_write_toy(tmp_path / "ours"))
+    loaded = load_caselawqa(None, "train", path=ours / "caselawqa")
+    assert [item.group for item in loaded] == sorted(item.group for item in loaded)  # tasks by name, as Lawma's
     counts = write_lawma_from(ours / "caselawqa", tmp_path / "lawma" / "caselawqa" / "lawma-tasks")
     assert counts == {"sc_casedisposition": 90, "sc_lcdisagreement": 90, PARTY: 67}
     assert not (tmp_path / "lawma" / "caselawqa" / "tasks.json").exists()
