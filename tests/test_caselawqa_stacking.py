@@ -77,8 +77,11 @@ def test_the_stacked_heads_train_features_are_cross_fitted():
     """An opinion's out-of-fold distribution comes from heads that never saw its answer: changing the answers of
     one fold's opinions leaves that fold's distributions as they were, and changes the others'."""
     X, answers, config, head = _source()
-    fold = opinion_folds(X.shape[0], 5)
-    assert sorted(np.bincount(fold)) == [12] * 5
+    keys = [f"opinion {k}" for k in range(X.shape[0])]
+    fold = opinion_folds(keys, 5)
+    assert len(np.bincount(fold)) == 5 and np.bincount(fold).min() >= 6  # every fold holds opinions
+    reordered = opinion_folds(keys[::-1] + ["another opinion"], 5)  # the same key, the same fold, in any company
+    assert np.array_equal(reordered[:X.shape[0]][::-1], fold)
     rows = list(range(X.shape[0]))
     out_of_fold = cross_fitted(head, config, X, rows, answers, fold)
     held = np.flatnonzero(fold == 2)
@@ -97,27 +100,46 @@ def test_stacked_features_hold_own_and_source_distributions_their_cross_and_tags
     assert np.allclose(F.toarray(), [expected])
 
 
+DEFINITIONS = {  # the question and choices of three Supreme Court tasks, as Lawma defines them: recognised as those
+    "sc_casedisposition": (  # tasks, their codebook readers and stacked heads are read
+        "What is the disposition of the case, that is, the treatment the Supreme Court accorded the court whose "
+        "decision it reviewed?",
+        ["stay, petition, or motion granted", "affirmed (includes modified)", "reversed", "reversed and remanded",
+         "vacated and remanded", "affirmed and reversed (or vacated) in part",
+         "affirmed and reversed (or vacated) in part and remanded", "vacated", "petition denied or appeal dismissed",
+         "certification to or from a lower court", "no disposition"]),
+    "sc_partywinning": (
+        "Consider that the petitioning party lost if the Supreme Court affirmed or dismissed the case, or denied the "
+        "petition. Consider that the petitioning party won in part or in full if the Supreme Court reversed, "
+        "reversed and remanded, vacated and remanded, affirmed and reversed in part, affirmed and reversed in part "
+        "and remanded, or vacated the case. Did the petitioning win the case?", ["Yes", "No"]),
+    "sc_lcdisagreement": (
+        "Does the court opinion mention that one or more of the members of the court whose decision the Supreme "
+        "Court reviewed dissented?", ["Yes", "No"]),
+}
+DISPOSITIONS = [("affirmed", 1), ("reversed", 2), ("vacated", 7)]  # word in the opinion, index of its choice
+
+
 def _write_toy(root, seed: int = 0, rotate_test: bool = False):
     """Toy CaselawQA data of three tasks the codebook ties together: the disposition is written in the opinion,
     the party winning follows from it, and the court below's division is stated in words the reader reads; with
     `rotate_test`, every test answer replaced by another choice."""
     rng = random.Random(seed)
-    tasks = {"sc_casedisposition": ["affirmed", "reversed", "vacated"], "sc_partywinning": ["Yes", "No"],
-             "sc_lcdisagreement": ["Yes", "No"]}
+    tasks = {task: DEFINITIONS[task][1] for task in DEFINITIONS}
     folder = root / "caselawqa"
     folder.mkdir(parents=True)
     (folder / "tasks.json").write_text(json.dumps({
-        task: {"instruction": "Decide.", "question": "Which?", "choices": choices,
+        task: {"instruction": "Decide.", "question": question, "choices": choices,
                "labels": [chr(65 + k) for k in range(len(choices))], "court": "sc", "multi_label": False}
-        for task, choices in tasks.items()}))
+        for task, (question, choices) in DEFINITIONS.items()}))
     opinions, examples = {}, []
     for k in range(90):
         split = "train" if k < 60 else "val" if k < 75 else "test"
         disposition, divided = k % 3, rng.random() < 0.5
         words = " ".join(rng.choice(["statute", "court", "claim", "trial", "record"]) for _ in range(60))
         below = "A divided panel of the Court of Appeals ruled. Judge Roe dissented." if divided else "The panel ruled."
-        opinions[f"c{k}"] = f"{below} {words} The judgment is {tasks['sc_casedisposition'][disposition]}."
-        answers = {"sc_casedisposition": disposition, "sc_partywinning": int(disposition == 0),
+        opinions[f"c{k}"] = f"{below} {words} The judgment is {DISPOSITIONS[disposition][0]}."
+        answers = {"sc_casedisposition": DISPOSITIONS[disposition][1], "sc_partywinning": int(disposition == 0),
                    "sc_lcdisagreement": int(not divided)}
         if rotate_test and split == "test":
             answers = {task: (answer + 1) % len(tasks[task]) for task, answer in answers.items()}

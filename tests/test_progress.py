@@ -112,7 +112,9 @@ def test_commands_name_their_stages_on_stderr_and_quiet_removes_them(forced, tmp
         return result
 
     trained = run("train", "caselawqa", "--method", "linear", *SMALL)
-    assert trained.stdout == f"saved {tmp_path / 'models' / 'caselawqa' / 'linear'}\n"  # progress stays off stdout
+    assert trained.stdout == (f"saved {tmp_path / 'models' / 'caselawqa' / 'linear'}\n"  # progress stays off stdout
+                              "codebook path: 0 task(s); generic path: 4 task(s) (sc_authority, sc_constant, "
+                              "sc_direction, sc_state)\n")  # toy tasks: names of Supreme Court ones, not contents
     for stage in ("loading data (caselawqa, train split) ...", "fitting linear on 120 items ...",
                   "saving the model into"):
         assert stage in trained.stderr, stage

@@ -96,6 +96,8 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                            models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
                            load_options=load_options(subtasks), resume=resume)
     typer.echo(f"saved {folder}")
+    for note in run.fit_notes(folder).values():
+        typer.echo(note.get("summary", ""))
 
 
 @app.command("eval")

@@ -57,6 +57,11 @@ class Method:
     def predict(self, records) -> list[dict]:
         raise NotImplementedError
 
+    def fit_notes(self) -> dict:
+        """What a fit says of itself: name -> a JSON document with a one-line "summary", kept in config.json
+        under "notes" and printed by `train` (none here)."""
+        return {}
+
     def save_state(self, folder: Path) -> None:
         """Write fitted state into `folder` (nothing for stateless methods)."""
 

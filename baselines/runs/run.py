@@ -10,6 +10,7 @@ from pathlib import Path
 
 from baselines.core import progress
 from baselines.core.errors import BaselinesError
+from baselines.core.io import read_json
 from baselines.core.machine import load_1min
 from baselines.core.paths import data_root, models_root, results_root
 from baselines.core.io import read_jsonl
@@ -78,9 +79,16 @@ def train(task_name: str, method_name: str, data_dir=None, *, config: Path | Non
             checkpointing(folder, method, fit_items, resume=resume):
         method.fit(records, val)
     with progress.stage(f"saving the model into {folder}"):
-        method.save(folder, extra={"trained_on": trained_on, **training_record(fitting, load_before)},
+        notes = method.fit_notes()
+        method.save(folder, extra={"trained_on": trained_on, **training_record(fitting, load_before),
+                                   **({"notes": notes} if notes else {})},
                     records={FIT_ITEMS_FILE: fit_items})
     return folder
+
+
+def fit_notes(folder: Path) -> dict:
+    """The notes a saved model's fit left in its config.json (name -> document with a "summary")."""
+    return read_json(Path(folder) / "config.json").get("notes") or {}
 
 
 def fitted_method(task: Task, method_name: str, *, model: Path | None, models_dir, name: str | None,

@@ -4,8 +4,9 @@ Layouts under <data_dir>/caselawqa/ (detected in this order):
   normalized   tasks.json + examples.jsonl[.gz] + opinions.jsonl[.gz]
   lawma-tasks  .../<task>/<split>[-*].parquet, preferably under a lawma-tasks/ subfolder
   caselawqa-8k .../<config>/<split>[-*].parquet with configs sc, songer, 1k (under caselawqa-8k/)
-Every layout yields the same ChoiceItem records: id "<task>/<case_id>", group = task, context =
-opinion text (one string object per opinion), labels as the Lawma paper defines them.
+Every layout yields the same ChoiceItem records, in the same order (tasks by name, each task's examples in the
+order of its file): id "<task>/<case_id>", group = task, context = opinion text (one string object per
+opinion), labels as the Lawma paper defines them.
 """
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ def load_caselawqa(data_dir: Path | None, split: str = "test", path: Path | None
     if not items and not ids:
         raise DataError(f"no CaselawQA examples for split {split!r}" + (f" and tasks {subtasks}" if subtasks else ""),
                         root)
-    return items
+    items.sort(key=lambda item: item.group)  # tasks by name, each in its file's order, whatever the layout: what
+    return items  # is fit across tasks (the pooled mention models, the val means) sums in one order
 
 
 def load_caselawqa_references(data_dir: Path | None, split: str = "test", path: Path | None = None,

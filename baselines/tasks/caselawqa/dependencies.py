@@ -70,11 +70,33 @@ DEPENDENCIES = {
 }
 
 
-def stacked_tasks(trained: set[str], groups: tuple[str, ...] = GROUPS) -> dict[str, Inputs]:
-    """Task -> its present inputs of `groups`, for the tasks of DEPENDENCIES a model was trained on that read
-    something besides their own head (a source trained, or a reader)."""
-    present = {task: inputs.keep(groups).present(trained) for task, inputs in DEPENDENCIES.items() if task in trained}
+def stacked_tasks(trained: set[str], groups: tuple[str, ...] = GROUPS,
+                  roles: dict[str, str | None] | None = None) -> dict[str, Inputs]:
+    """Task -> its present inputs of `groups`, for the trained tasks that are tasks of DEPENDENCIES (`roles`:
+    task -> the known task it is, recognise.py; default: its name) and read something besides their own head (a
+    source trained, or a reader). A source is the trained task that is that known task: the one of its name if
+    there is one, else the first by name; a task whose name is known but whose content is not is none."""
+    roles = {task: task for task in trained} if roles is None else roles
+    present = {}
+    for role, inputs in DEPENDENCIES.items():
+        for task in sorted(t for t in trained if roles.get(t) == role):
+            present[task] = _named(inputs, role, task, roles, trained).keep(groups).present(trained)
     return {task: inputs for task, inputs in present.items() if inputs.sources or inputs.readers}
+
+
+def _named(inputs: Inputs, role: str, task: str, roles: dict, trained: set[str]) -> Inputs:
+    """`inputs` (of the known task `role`) with each known task replaced by the trained task that is it (`task`
+    for `role` itself); those no trained task is are left out."""
+    def name(known: str) -> str | None:
+        if known == role:
+            return task
+        if roles.get(known) == known and known in trained:
+            return known
+        return next((t for t in sorted(trained) if roles.get(t) == known), None)
+
+    sources = tuple(n for n in map(name, inputs.sources) if n is not None)
+    crosses = tuple((name(a), name(b)) for a, b in inputs.crosses if name(a) is not None and name(b) is not None)
+    return Inputs(sources, crosses, inputs.readers)
 
 
 def source_tasks(stacked: dict[str, Inputs]) -> list[str]:

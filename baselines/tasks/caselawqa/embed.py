@@ -19,6 +19,7 @@ from baselines.encoders.onnx_backend import BACKENDS, DEFAULT_BACKEND
 from baselines.core.records import ChoiceItem
 from baselines.methods.blocks import apply_flat
 from baselines.tasks.caselawqa.common import unique_opinions
+from baselines.tasks.caselawqa.recognise import recognise
 from baselines.tasks.caselawqa.linear import PerTaskHeads, fit_heads, heads_summary, predict_heads
 from baselines.methods.plain_state import load_state_file, save_plain
 
@@ -75,6 +76,7 @@ class CaselawEmbedLinear(PerTaskHeads):
     def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
         if not train:
             raise BaselinesError(f"{self.name}: no training examples")
+        self.roles_ = recognise(train)
         _, texts, rows = unique_opinions(train)
         X_val = rows_val = None
         if val:

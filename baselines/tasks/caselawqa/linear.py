@@ -12,6 +12,7 @@ from baselines.methods.base import Method, params_of
 from baselines.tasks.caselawqa.common import BACKENDS, by_task, prediction_rows, run_parallel, unique_opinions
 from baselines.tasks.caselawqa.features import TfidfFeatures, TfidfSpec, cached_fit, cached_transform
 from baselines.tasks.caselawqa.heads import HeadConfig, fit_head_scored
+from baselines.tasks.caselawqa.recognise import TaskPaths, recognise
 from baselines.methods.plain_state import load_state_file, save_plain
 
 
@@ -90,7 +91,7 @@ def heads_summary(heads: dict) -> dict:
 
 
 @dataclass
-class PerTaskHeads(HeadConfig, Method):
+class PerTaskHeads(TaskPaths, HeadConfig, Method):
     """Base of the CaselawQA methods that fit one linear head per task: the HeadConfig parameters, and how
     the per-task jobs run."""
 
@@ -118,6 +119,7 @@ class CaselawLinear(PerTaskHeads, TfidfSpec):
     def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
         if not train:
             raise BaselinesError(f"{self.name}: no training examples")
+        self.roles_ = recognise(train)
         keys, texts, rows = unique_opinions(train)
         self.features_, X_train = cached_fit(texts, keys, self._spec(), self.cache, n_jobs=self.n_jobs)
         X_val = rows_val = None

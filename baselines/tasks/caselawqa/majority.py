@@ -10,15 +10,20 @@ from baselines.core.errors import BaselinesError
 from baselines.core.records import ChoiceItem
 from baselines.tasks.caselawqa.common import by_task, frequency_scores, majority_choice, prediction_rows
 from baselines.methods.majority import MajorityFloor
+from baselines.tasks.caselawqa.recognise import TaskPaths, recognise
 
 
 @dataclass
-class CaselawMajority(MajorityFloor):
+class CaselawMajority(TaskPaths, MajorityFloor):
     """Per task, the most frequent gold answer in train (ties: the first choice); scores are train frequencies."""
 
     def outcomes(self, train: list[ChoiceItem]) -> dict[str, list]:
         """Every gold answer counts (multi-label items count each of theirs)."""
         return {task: [a for item in items for a in item.answer] for task, items in by_task(train).items()}
+
+    def fit(self, train: list[ChoiceItem], val: list[ChoiceItem] | None = None):
+        self.roles_ = recognise(train)  # every task answered alike: said for the training summary
+        return super().fit(train, val)
 
     def outcome_from_json(self, key: str) -> int:
         return int(key)

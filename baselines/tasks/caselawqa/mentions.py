@@ -94,46 +94,52 @@ def _counts_of(texts: list[str], task: str, choices: tuple[str, ...]) -> list[np
     return [matcher.counts(text) for text in texts]
 
 
-def mention_counts(records: list[ChoiceItem], n_jobs: int = 1) -> list[np.ndarray | None]:
-    """Per record: its opinion's (n_choices, 3) mention counts under its task's aliases (None outside the entity
-    tasks); each opinion is read once per family of tasks."""
+def mention_counts(records: list[ChoiceItem], roles: dict, n_jobs: int = 1) -> list[np.ndarray | None]:
+    """Per record: its opinion's (n_choices, 3) mention counts under the aliases of the entity task its task is
+    (`roles`: task -> the known task it is, recognise.py; None outside the entity tasks); each opinion is read
+    once per family of tasks."""
     keys = opinion_keys(records)
     wanted: dict[tuple, dict[str, str]] = {}  # (family, choices) -> opinion key -> text
     task_of: dict[tuple, str] = {}
     for item, key in zip(records, keys):
-        if item.group in ENTITY_TASKS:
-            index = (family(item.group), tuple(item.choices))
+        role = roles.get(item.group)
+        if role in ENTITY_TASKS:
+            index = (family(role), tuple(item.choices))
             wanted.setdefault(index, {})[key] = item.context
-            task_of.setdefault(index, item.group)
+            task_of.setdefault(index, role)
     found: dict[tuple, np.ndarray] = {}
     for index, texts in wanted.items():
         counted = chunked_map(_counts_of, list(texts.values()), n_jobs, task_of[index], index[1])
         found.update({(*index, key): c for key, c in zip(texts, counted)})
-    return [found.get((family(item.group), tuple(item.choices), key)) for item, key in zip(records, keys)]
+    return [found.get((family(roles.get(item.group) or ""), tuple(item.choices), key))
+            for item, key in zip(records, keys)]
 
 
-def log_priors(train: list[ChoiceItem]) -> dict[str, np.ndarray]:
-    """Entity task -> log train share of each choice (first answers, +0.5 smoothing)."""
+def log_priors(train: list[ChoiceItem], roles: dict) -> dict[str, np.ndarray]:
+    """Task that is an entity task -> log train share of each choice (first answers, +0.5 smoothing)."""
     return {task: np.log(train_shares([item.answer[0] for item in items], len(items[0].choices)))
-            for task, items in sorted(by_task(train).items()) if task in ENTITY_TASKS}
+            for task, items in sorted(by_task(train).items()) if roles.get(task) in ENTITY_TASKS}
 
 
-def design_of(item: ChoiceItem, counts: np.ndarray, priors: dict) -> np.ndarray:
-    _, kinds = matcher_for(item.group, tuple(item.choices))
+def design_of(item: ChoiceItem, counts: np.ndarray, priors: dict, roles: dict) -> np.ndarray:
+    _, kinds = matcher_for(roles[item.group], tuple(item.choices))
     return design(mention_features(counts), kinds, priors[item.group])
 
 
-def fit_mention_models(train: list[ChoiceItem], counts: list, priors: dict, l2: float) -> dict[str, np.ndarray]:
+def fit_mention_models(train: list[ChoiceItem], counts: list, priors: dict, roles: dict,
+                       l2: float) -> dict[str, np.ndarray]:
     """Family -> conditional-logit weights, fit on the training examples of the family's tasks."""
     groups: dict[str, list] = {}
     for item, c in zip(train, counts):
         if c is not None and item.group in priors:
-            groups.setdefault(family(item.group), []).append((design_of(item, c, priors), item.answer[0]))
+            groups.setdefault(family(roles[item.group]), []).append((design_of(item, c, priors, roles),
+                                                                     item.answer[0]))
     return {name: fit_conditional_logit(rows, l2) for name, rows in sorted(groups.items())}
 
 
-def mention_logits(item: ChoiceItem, counts, priors: dict, models: dict) -> np.ndarray | None:
+def mention_logits(item: ChoiceItem, counts, priors: dict, models: dict, roles: dict) -> np.ndarray | None:
     """(n_choices,) mention-model logits of one example; None where its task has no mention model."""
-    if counts is None or item.group not in priors or family(item.group) not in models:
+    role = roles.get(item.group)
+    if counts is None or item.group not in priors or role is None or family(role) not in models:
         return None
-    return design_of(item, counts, priors) @ models[family(item.group)]
+    return design_of(item, counts, priors, roles) @ models[family(role)]

@@ -33,6 +33,7 @@ from baselines.tasks.caselawqa.heads import CLASSIFIERS, head_estimator
 from baselines.tasks.caselawqa.linear import CaselawLinear, fit_heads_scored, head_config, heads_summary
 from baselines.tasks.caselawqa.mentions import fit_mention_models, log_priors, mention_counts, mention_logits
 from baselines.tasks.caselawqa.readers import VIEWS, reader_texts
+from baselines.tasks.caselawqa.recognise import by_name, recognise, task_paths
 from baselines.tasks.caselawqa.windows import window_texts, window_vectorizer
 
 
@@ -75,12 +76,13 @@ class CaselawSignals(CaselawLinear):
         if not train:
             raise BaselinesError(f"{self.name}: no training examples")
         val = val or []
+        self.roles_ = recognise(train)
         matrices = {"train": {}, "val": {}}  # split -> view ("words", "windows", a reader view) -> opinion rows
         head_val, window_val = self._fit_heads(train, val, matrices)
         reader_val = self._fit_readers(train, val, matrices)
-        self.mention_priors_ = log_priors(train)
-        self.mention_models_ = fit_mention_models(train, mention_counts(train, self._jobs()), self.mention_priors_,
-                                                  self.mention_l2)
+        self.mention_priors_ = log_priors(train, self.roles_)
+        self.mention_models_ = fit_mention_models(train, mention_counts(train, self.roles_, self._jobs()),
+                                                  self.mention_priors_, self.roles_, self.mention_l2)
         self.prior_shifts_ = {task: prior_shift([i.answer[0] for i in items], len(items[0].choices))
                               for task, items in by_task(train).items()}
         self.weights_, self.steps_ = {task: Weights() for task in self.heads_}, {"note": "no val: every lever off"}
@@ -146,12 +148,13 @@ class CaselawSignals(CaselawLinear):
     def _parts(self, records: list[ChoiceItem], heads: dict, windows: dict, readers: dict) -> dict:
         """Task -> TaskParts of `records` from per-task head, window-head and reader-head scores (view -> task ->
         scores; rows in task order)."""
-        counts = mention_counts(records, self._jobs())
+        counts = mention_counts(records, self.roles_, self._jobs())
         parts = {}
         for task, pairs in by_task(list(zip(records, counts)), key=lambda pair: pair[0].group).items():
             if task not in self.heads_ or heads.get(task) is None:
                 continue
-            logits = [mention_logits(item, c, self.mention_priors_, self.mention_models_) for item, c in pairs]
+            logits = [mention_logits(item, c, self.mention_priors_, self.mention_models_, self.roles_)
+                      for item, c in pairs]
             parts[task] = TaskParts(head=heads[task], windows=windows.get(task), shift=self.prior_shifts_.get(task),
                                     mentions=np.vstack(logits) if logits and logits[0] is not None else None,
                                     readers={view: by[task] for view, by in readers.items() if by.get(task) is not None})
@@ -207,7 +210,8 @@ class CaselawSignals(CaselawLinear):
             "window_heads": self.window_heads_, "reader_vectorizers": self.reader_vectorizers_,
             "reader_heads": self.reader_heads_, "mention_priors": self.mention_priors_,
             "mention_models": self.mention_models_, "prior_shifts": self.prior_shifts_,
-            "weights": {task: asdict(w) for task, w in self.weights_.items()}, "steps": self.steps_})
+            "weights": {task: asdict(w) for task, w in self.weights_.items()}, "steps": self.steps_,
+            "roles": self.roles_})
         (folder / "signals.json").write_text(json.dumps(self.summary(), indent=1))
 
     def load_state(self, folder: Path) -> None:
@@ -219,6 +223,7 @@ class CaselawSignals(CaselawLinear):
         self.reader_heads_ = state.get("reader_heads", {})
         self.prior_shifts_, self.steps_ = state["prior_shifts"], state["steps"]
         self.weights_ = {task: Weights(**w) for task, w in state["weights"].items()}
+        self.roles_ = state.get("roles") or by_name(self.heads_)  # models of earlier releases: by name
 
     def summary(self) -> dict:
         """What was chosen on val, per task, with its val scores; the val mean after each lever."""
@@ -230,7 +235,8 @@ class CaselawSignals(CaselawLinear):
                            "window_head": windows.get(task)}
             tasks[task].update({f"{view}_head": heads_summary(view_heads).get(task)
                                 for view, view_heads in self.reader_heads_.items()})
-        return {"val_mean_after_each_lever": self.steps_, "mention_models": sorted(self.mention_models_), "tasks": tasks}
+        return {"val_mean_after_each_lever": self.steps_, "mention_models": sorted(self.mention_models_),
+                "task_paths": task_paths(self.roles_), "tasks": tasks}
 
 
 @dataclass

@@ -52,19 +52,19 @@ class CaselawStacked(CaselawReaders):
         return super().fit(train, val)
 
     def _after_choice(self, train: list[ChoiceItem], val: list[ChoiceItem], matrices: dict, chooser) -> None:
-        self.stack_inputs_ = stacked_tasks(set(self.heads_), tuple(self.stack_groups))
+        self.stack_inputs_ = stacked_tasks(set(self.heads_), tuple(self.stack_groups), self.roles_)
         self.stack_vectorizers_, self.stack_heads_ = {}, {}
         if not self.stack_inputs_:
             return
         # the sources' combinations as they stand now: choosing the stacked view's weight moves their head weights,
         # and a prediction must read the sources the stacked heads were fit on
         self.stack_source_weights_ = {task: self.weights_[task] for task in source_tasks(self.stack_inputs_)}
-        (_, texts, rows), (_, val_texts, val_rows) = unique_opinions(train), unique_opinions(val)
+        (keys, texts, rows), (val_keys, val_texts, val_rows) = unique_opinions(train), unique_opinions(val)
         shift = len(texts)
         both = {view: sp.vstack([matrices["train"][view], matrices["val"][view]], format="csr")
                 for view in matrices["train"]}
         groups = by_task(list(zip(train + val, rows + [r + shift for r in val_rows])), key=lambda pair: pair[0].group)
-        sources = self._cross_fit(groups, both)
+        sources = self._cross_fit(groups, both, keys + val_keys)
         tags = {}
         for name in sorted({name for inputs in self.stack_inputs_.values() for name in inputs.readers}):
             self.stack_vectorizers_[name] = window_vectorizer(self.stack_min_df)
@@ -80,12 +80,13 @@ class CaselawStacked(CaselawReaders):
                 chooser.parts[task].readers[VIEW] = scores
         self.weights_, self.steps_[f"+{VIEW}"] = chooser.add_view(self.weights_, VIEW, self._grids(), self.min_val)
 
-    def _cross_fit(self, groups: dict, matrices: dict) -> dict:
+    def _cross_fit(self, groups: dict, matrices: dict, keys: list[str]) -> dict:
         """Task -> (n_opinions, n_choices) out-of-fold `readers` answers of every source over the opinions of
-        train and val (`matrices`: their rows by view; `groups`: task -> (record, opinion row) pairs)."""
+        train and val (`matrices`: their rows by view, `keys` their opinions' keys; `groups`: task -> (record,
+        opinion row) pairs)."""
         from joblib import delayed
 
-        fold = opinion_folds(matrices["words"].shape[0], self.stack_folds)
+        fold = opinion_folds(keys, self.stack_folds)
         jobs = [(task, part) for task in source_tasks(self.stack_inputs_)
                 for part in component_weights(self.stack_source_weights_[task])]
         calls = (delayed(cross_fitted)(*self._component(task, part), matrices[part], [r for _, r in groups[task]],

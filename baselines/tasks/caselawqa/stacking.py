@@ -6,8 +6,9 @@ reasons readers. A source's distribution is its `readers` answer: its heads on t
 reader views combined with the weights chosen on val (the mention lever apart; stacked.py). A stacked head is
 fit on distributions no head of the source saw the label of:
 
-- train and val: cross-fitted. The opinions of train and val are dealt into `folds` folds (seeded, by
-  opinion, so the examples of one opinion in every task fall in one fold); an opinion's distribution comes
+- train and val: cross-fitted. The opinions of train and val are dealt into `folds` folds (by a seeded hash
+  of the opinion's content, so the examples of one opinion in every task fall in one fold, whatever order or
+  layout they were read from); an opinion's distribution comes
   from the source's heads (each the setting it chose on val) fit on the examples of the other folds. The
   stacked head is fit on the train opinions' features, weighted on the val opinions', then refit on both;
 - predicting: from the heads the model keeps (fit on train + val, as every head), combined with the weights the
@@ -30,12 +31,14 @@ from baselines.tasks.caselawqa.dependencies import Inputs
 from baselines.tasks.caselawqa.heads import Head, HeadConfig, _fit
 
 
-def opinion_folds(n_opinions: int, folds: int, seed: int = 0) -> np.ndarray:
-    """(n_opinions,) the fold of each opinion: a seeded permutation dealt round-robin."""
-    order = np.random.default_rng(seed).permutation(n_opinions)
-    fold = np.empty(n_opinions, dtype=np.int64)
-    fold[order] = np.arange(n_opinions) % folds
-    return fold
+def opinion_folds(keys: list[str], folds: int, seed: int = 0) -> np.ndarray:
+    """(n_opinions,) the fold of each opinion, from its content key (common.opinion_keys) alone: the same
+    opinion falls in the same fold whatever the order the examples were read in (a layout's task order) and
+    whichever other opinions are there."""
+    import hashlib
+
+    return np.array([int(hashlib.sha1(f"{seed}:{key}".encode()).hexdigest()[:12], 16) % folds for key in keys],
+                    dtype=np.int64)
 
 
 def head_like(head: Head, config: HeadConfig, X, answers: list[list[int]]) -> Head:
