@@ -33,20 +33,39 @@ def write_lawma_tasks(examples: Iterable[ChoiceItem], out_dir: Path, *, case_ids
 
 
 def _write_file(path: Path, items: list[ChoiceItem], case_ids: bool) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    write_parquet(lawma_table(items, case_ids), path)
 
+
+def lawma_table(items: list[ChoiceItem], case_ids: bool = True,
+                case_of: Callable[[ChoiceItem], tuple[str, str]] | None = None):
+    """The items as one parquet table in Lawma's columns (opinion, instruction, question, choices, answer), with a
+    `case_id` column unless `case_ids` is False; `case_of(item)` gives another (case id, opinion) for an item
+    (a scaled copy of its case), else its own."""
+    import pyarrow as pa
+
+    cases = [case_of(item) if case_of else (_case_id(item), item.context) for item in items]
     columns = {
-        "opinion": [item.context for item in items],
+        "opinion": [opinion for _, opinion in cases],
         "instruction": [(item.meta or {}).get("instruction") or "" for item in items],
         "question": [item.question for item in items],
         "choices": [list(item.choices) for item in items],
         "answer": [list(item.answer) for item in items],
     }
     if case_ids:
-        columns["case_id"] = [str((item.meta or {}).get("case_id") or item.id.split("/", 1)[-1]) for item in items]
+        columns["case_id"] = [case_id for case_id, _ in cases]
+    return pa.table(columns)
+
+
+def write_parquet(table, path: Path) -> None:
+    """One parquet file of Lawma's layout, its folder made."""
+    import pyarrow.parquet as pq
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.table(columns), path)
+    pq.write_table(table, path, compression="zstd")
+
+
+def _case_id(item: ChoiceItem) -> str:
+    return str((item.meta or {}).get("case_id") or item.id.split("/", 1)[-1])
 
 
 def write_lawma_from(data_path: Path, out_dir: Path, *, tasks: list[str] | None = None,

@@ -17,11 +17,11 @@ from importlib import resources
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
+from baselines.tasks.caselawqa.lawma_layout import lawma_table, write_parquet
 
 LAWMA_EXAMPLES, LAWMA_TEST, LAWMA_TASKS = 718_971, 143_635, 260
 LAWMA_TEST_SHARE = LAWMA_TEST / LAWMA_EXAMPLES
 SPLITS = ("train", "val", "test")
-COLUMNS = ("opinion", "instruction", "question", "choices", "answer", "case_id")
 
 
 def songer_names() -> list[str]:
@@ -94,7 +94,7 @@ def write_scaled(items: list, out: Path, *, copies: int = 1, task_copies: int = 
                     continue
                 table = parquet_table(chosen, texts, copy)
                 for name in names[task]:
-                    write_table(table, root / name / f"{split}-{copy:05d}-of-{copies:05d}.parquet")
+                    write_parquet(table, root / name / f"{split}-{copy:05d}-of-{copies:05d}.parquet")
                 counts[split] += len(chosen) * len(names[task])
     cases = len({item.meta["case_id"] for item in items})
     return {"examples": sum(counts.values()), "splits": counts, "tasks": sum(map(len, names.values())),
@@ -104,28 +104,13 @@ def write_scaled(items: list, out: Path, *, copies: int = 1, task_copies: int = 
 
 def parquet_table(items: list, texts: dict, copy: int):
     """One file's rows in Lawma's columns (each case's text made once per copy)."""
-    import pyarrow as pa
-
-    rows = {column: [] for column in COLUMNS}
-    for item in items:
+    def copied(item) -> tuple[str, str]:
         case = item.meta["case_id"]
         if case not in texts:
             texts[case] = copy_of(case, item.context, copy)
-        case_id, opinion = texts[case]
-        rows["opinion"].append(opinion)
-        rows["instruction"].append(item.meta.get("instruction") or "")
-        rows["question"].append(item.question)
-        rows["choices"].append(list(item.choices))
-        rows["answer"].append(list(item.answer))
-        rows["case_id"].append(case_id)
-    return pa.table(rows)
+        return texts[case]
 
-
-def write_table(table, path: Path) -> None:
-    import pyarrow.parquet as pq
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, path, compression="zstd")
+    return lawma_table(items, case_of=copied)
 
 
 def write_scaled_caselawqa(data_dir: Path, out: Path, *, copies: int = 1, task_copies: int = 0,
