@@ -9,6 +9,8 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError, DataError
 
+WIDE = "---\nhide:\n  - toc\n---\n"  # MkDocs front matter, as the results pages have: the tables get the table of contents' width
+
 FIGURES = (("wall_s", "wall s"), ("cpu_s", "CPU s"), ("peak_mib", "peak MiB"))
 
 
@@ -169,7 +171,7 @@ def page(report: dict, image: str, source: str) -> str:
     alone = [size["splits"].get("test", 0) for size in report["sizes"] if size.get("test_only")]
     alone_text = f" (and the test split alone, scored and compared, up to {max(alone):,} examples)" if alone else ""
     subset = f" of the tasks {', '.join(report['subtasks'])}" if report.get("subtasks") else ""
-    return "\n".join([
+    return WIDE + "\n".join([
         f"# {report['task']} at scale", "",
         f"Generated from `{source}` by `baselines speed scale-page {source} --page PAGE`; do not edit by hand. "
         f"The report is written by `baselines speed scale {report['task']} --out DIR` (see the "
