@@ -37,6 +37,8 @@ def test_an_eval_records_its_steps_apart_and_the_training_cost_of_its_model(tmp_
     assert predict["cpu_seconds_per_1000"] == pytest.approx(predict["cpu_seconds"] * 1000 / 3, abs=rounding)
     assert cost["startup_seconds"] > 0 and cost["model_load_seconds"] >= 0 and cost["data_load_seconds"] >= 0
     assert cost["machine"]["cpu"] and set(cost["machine"]["load_average_1min"]) == {"before", "after"}
+    others = cost["machine"]["others_cores"]  # the cores other work kept busy while it predicted; None: no /proc/stat
+    assert others is None or others >= 0
     assert cost["train"]["wall_seconds"] == model["train_seconds"] and cost["train"]["cpu"] == model["cpu"]
 
 

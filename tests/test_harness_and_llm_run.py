@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from baselines.cli import app
 from baselines.comparison.measured_costs import measurement_notes
 from baselines.core.errors import BaselinesError
+from baselines.core import machine
 from baselines.core.machine import busy_load
 from baselines.llm import measured_run
 from baselines.llm.measured_run import load_warning, run_measured
@@ -130,12 +131,36 @@ def test_llm_run_sets_one_thread_unless_the_user_set_it(harness, monkeypatch):
     assert "2 thread(s)" in measured_run.summary(record)
 
 
-def test_llm_run_warns_when_the_machine_is_loaded(harness, monkeypatch):
+def no_proc_stat(monkeypatch) -> None:
+    """The machine's busy time unreadable, as on a system without /proc/stat."""
+    monkeypatch.setattr(machine, "busy_cpu_seconds", lambda: None)
+    monkeypatch.setattr(measured_run, "busy_cpu_seconds", lambda: None)
+
+
+def test_llm_run_warns_when_other_work_keeps_the_machine_busy(harness, monkeypatch):
+    readings = iter(range(0, 10**6, 100))  # the machine's busy CPU-seconds, 100 more at each reading: other work
+
+    def busy() -> float:
+        return float(next(readings))
+
+    monkeypatch.setattr(machine, "busy_cpu_seconds", busy)
+    monkeypatch.setattr(measured_run, "busy_cpu_seconds", busy)
+    monkeypatch.setattr(measured_run, "load_1min", lambda: 0.0)  # the load average says quiet: not what is read
+    told = []
+    record = run_measured(lm_eval(harness), warn=told.append)
+    assert told and "other work kept" in told[0]
+    assert record["machine"]["others_cores"] > machine.OTHERS_BUSY
+    assert "other work kept" in load_warning(record)
+
+
+def test_llm_run_without_proc_stat_warns_by_the_load_average(harness, monkeypatch):
+    no_proc_stat(monkeypatch)
     monkeypatch.setattr(measured_run, "load_1min", lambda: 64.0)
     told = []
     record = run_measured(lm_eval(harness), warn=told.append)
     assert told and "the machine is loaded" in told[0]
     assert record["machine"]["load_average_1min"] == {"before": 64.0, "after": 64.0}
+    assert record["machine"]["others_cores"] is None
     assert "loaded" in load_warning(record)
     quiet = {"cores": 2, "load_average_1min": {"before": 0.4, "after": 1.3}}
     assert busy_load(quiet, threads=1) is None and busy_load(quiet, threads=0)

@@ -2,17 +2,19 @@
 different thread counts, or a loaded machine.
 
 A measured cost (ours, and an LLM's timed by `baselines llm run`) is CPU seconds on the machine it ran on: another
-CPU, another thread count or other work on the same cores moves it. Each run records its CPU and 1-minute load
-average (meta.cost.machine) and its thread settings (meta.cost.threads; none set: every core the run could use);
-runs that recorded no thread settings are left out of the thread comparison. A machine is loaded by the rule of
-baselines.core.machine.busy_load: a load above half its cores before the run, or after it beyond the run's own
-threads. Estimated costs are not measurements and are not compared.
+CPU, another thread count or other work on the same cores moves it. Each run records its CPU, 1-minute load
+average and the cores other work kept busy during the measured step (meta.cost.machine) and its thread settings
+(meta.cost.threads; none set: every core the run could use); runs that recorded no thread settings are left out of
+the thread comparison. A machine is loaded by the rule of baselines.core.machine.busy_load: other work keeping more
+than OTHERS_BUSY cores busy during the measured step (the machine's busy CPU-seconds less the run's own); for runs
+that did not record it, a load above half its cores before the run, or after it beyond the run's own threads.
+Estimated costs are not measurements and are not compared.
 """
 from __future__ import annotations
 
 from baselines.comparison.cost import run_cost
 from baselines.comparison.systems import System
-from baselines.core.machine import busy_load, thread_count
+from baselines.core.machine import OTHERS_BUSY, busy_load, thread_count
 
 
 def _measured(systems: list[System]) -> list[tuple[str, dict]]:
@@ -51,14 +53,19 @@ def measurement_notes(systems: list[System]) -> list[str]:
                      "CPU seconds of the same work change with them.")
     shown = [f"{name} ({_load(cost['machine'])})" for name, cost in measured if loaded[name]]
     if shown:
-        notes.append(f"measured on a loaded machine (a 1-minute load above half the cores before the run, or after it "
-                     f"beyond the run's own threads): {', '.join(shown)}; other work on the cores raises these costs, "
-                     "so they are not comparable with costs measured on a quiet machine.")
+        notes.append(f"measured on a loaded machine (other work kept more than {OTHERS_BUSY} of a core busy while the "
+                     "measured step ran, the machine's busy CPU time less the run's own; runs that did not record it: "
+                     "a 1-minute load above half the cores before the run, or after it beyond the run's own threads): "
+                     f"{', '.join(shown)}; other work on the cores raises these costs, so they are not comparable with "
+                     "costs measured on a quiet machine.")
     return notes
 
 
 def _load(machine: dict) -> str:
-    """'load 3.10 before, 4.50 after, 2 cores'."""
+    """'other work 0.80 cores, 2 cores', or for a run that did not record it 'load 3.10 before, 4.50 after, 2
+    cores'."""
+    if machine.get("others_cores") is not None:
+        return f"other work {machine['others_cores']:.2f} cores, {machine.get('cores', '?')} cores"
     load = machine.get("load_average_1min") or {}
     shown = ", ".join(f"{load[when]:.2f} {when}" for when in ("before", "after") if load.get(when) is not None)
     return f"load {shown}, {machine.get('cores', '?')} cores"

@@ -10,16 +10,28 @@ it. The rule (`load_disturbances`):
   raise the load past its own cores.
 
 The load average is a mean over the last minute, so it says more about a measurement of a minute or more than
-about one of a few seconds. A disturbed measurement's figures are a lower bound of the machine's speed."""
+about one of a few seconds. A disturbed measurement's figures are a lower bound of the machine's speed.
+
+Measured costs (our runs' prediction step, `baselines llm run`) record what other work took during the step
+itself (`others_cores`): the whole machine's busy CPU-seconds over the step (user, nice, system, irq, softirq and
+steal of /proc/stat's "cpu" line), less this process tree's own CPU-seconds, per wall second, i.e. the mean
+number of cores other work kept busy. Unlike the load average it does not lag: a short command run just after
+another is not charged with the load the previous one left. `busy_load` reads it first (loaded above
+OTHERS_BUSY, a quarter of a core) and falls back on the load average only for records without it (older runs,
+systems without /proc/stat)."""
 from __future__ import annotations
 
 import contextlib
 import os
 import platform
+import resource
 import subprocess
+import time
 from pathlib import Path
 
 QUIET_LOAD = 0.5  # a 1-minute load average above this, beyond the measurement's own cores, is other work
+OTHERS_BUSY = 0.25  # other work keeping more than this many cores busy, on average over a measured step, loads it
+BUSY_FIELDS = (0, 1, 2, 5, 6, 7)  # user, nice, system, irq, softirq, steal: the busy jiffies of /proc/stat's "cpu"
 
 
 def cpu_model() -> str:
@@ -53,11 +65,64 @@ def load_1min() -> float | None:
         return None
 
 
-def machine_record(load_before: float | None, load_after: float | None) -> dict:
-    """What a speed report records of the machine: CPU model, its cores, the cores the measurement used, and the
-    1-minute load average before and after it."""
+def machine_record(load_before: float | None, load_after: float | None, others_cores: float | None = None) -> dict:
+    """What a speed report records of the machine: CPU model, its cores, the cores the measurement used, the
+    1-minute load average before and after it, and the mean cores other work kept busy during it (`others_cores`,
+    None where it was not measured)."""
     return {"cpu": cpu_model(), "cores": os.cpu_count() or 1, "cores_used": usable_cores(),
-            "load_average_1min": {"before": load_before, "after": load_after}}
+            "load_average_1min": {"before": load_before, "after": load_after}, "others_cores": others_cores}
+
+
+def busy_jiffies(stat: str) -> int | None:
+    """The busy jiffies of every core so far (BUSY_FIELDS of the aggregate "cpu" line of /proc/stat's text `stat`;
+    guest time is within user already), or None when the text has no such line."""
+    for line in stat.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "cpu":
+            return sum(int(fields[1 + k]) for k in BUSY_FIELDS if 1 + k < len(fields))
+    return None
+
+
+def _ticks() -> int:
+    return os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def busy_cpu_seconds() -> float | None:
+    """The CPU-seconds every core of the machine has been busy so far, or None where there is no /proc/stat."""
+    try:
+        jiffies = busy_jiffies(Path("/proc/stat").read_text())
+    except (OSError, ValueError):
+        return None
+    return None if jiffies is None else jiffies / _ticks()
+
+
+def busy_since(started: float | None) -> float | None:
+    """The machine's busy CPU-seconds since the reading `started` (busy_cpu_seconds), None if either is missing."""
+    now = busy_cpu_seconds()
+    return None if started is None or now is None else now - started
+
+
+def others_cores(machine_busy: float | None, own_seconds: float, wall_seconds: float) -> float | None:
+    """The mean number of cores other work kept busy over a step of `wall_seconds`: the machine's busy CPU-seconds
+    over it less this process tree's own, per wall second. /proc/stat counts in jiffies: two readings of every core
+    may each be off by one, so that much is not charged to other work. None when the machine's were not read."""
+    if machine_busy is None or wall_seconds <= 0:
+        return None
+    resolution = 2 * (os.cpu_count() or 1) / _ticks()
+    return round(max(0.0, machine_busy - own_seconds - resolution) / wall_seconds, 2)
+
+
+def others_cores_now(seconds: float = 0.5) -> float | None:
+    """The cores other work keeps busy now: the machine's busy CPU-seconds over a short wait in which this process
+    sleeps (others_cores); None where there is no /proc/stat."""
+    started, own = busy_cpu_seconds(), _self_seconds()
+    time.sleep(seconds)
+    return others_cores(busy_since(started), _self_seconds() - own, seconds)
+
+
+def _self_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def load_disturbances(machine: dict) -> list[str]:
@@ -118,8 +183,14 @@ def thread_count(machine: dict, threads: dict | None) -> int | None:
 
 
 def busy_load(machine: dict, threads: int = 0) -> str | None:
-    """Why the machine was loaded when a measurement ran, or None: a 1-minute load average above half its cores
-    before it, or after it beyond the `threads` the measurement itself ran (other work shared the cores)."""
+    """Why the machine was loaded when a measurement ran, or None. Where the record has `others_cores` (the cores
+    other work kept busy during the measured step): more than OTHERS_BUSY. Else (older records, no /proc/stat)
+    by the 1-minute load average, which lags: a load above half its cores before it, or after it beyond the
+    `threads` the measurement itself ran (other work shared the cores)."""
+    others = machine.get("others_cores")
+    if others is not None:
+        return (f"other work kept {others:.2f} cores busy during it, above {OTHERS_BUSY}" if others > OTHERS_BUSY
+                else None)
     load, half = machine.get("load_average_1min") or {}, (machine.get("cores") or 1) / 2
     before, after = load.get("before"), load.get("after")
     if before is not None and before > half:

@@ -7,12 +7,15 @@ start-up, model loading and building the prompts. What follows is the cost of an
 with the prediction step our methods record.
 
 The command runs with OMP_NUM_THREADS=1 unless the environment sets it (a cost measured on however many cores the
-machine lends a run moves with them), and a warning says when the 1-minute load is above half the cores before
-the run, or after it beyond the run's own threads (baselines.core.machine.busy_load).
+machine lends a run moves with them), and a warning says when other work keeps more than a quarter of a core busy
+just before the run, and after it when other work did so while it ran: the whole machine's busy CPU-seconds (from
+/proc/stat) less the run's process tree's own, per wall second (`machine.others_cores`); where /proc/stat is absent,
+by the 1-minute load average (baselines.core.machine.busy_load).
 
 The record, `llm_run.json`, goes into the folder of the sample logs the run wrote (the harness's
 `<output_path>/<model>/`), one per model run (baselines.llm.run_record): the logs with their digests, the documents
-answered, the machine (CPU model, cores, load average before and after) and the thread settings. `baselines
+answered, the machine (CPU model, cores, load average before and after, the cores other work kept busy during the
+run) and the thread settings. `baselines
 score` reads it when it scores those logs, unchanged, and records the cost as measured, per 1,000 items. A failed
 command writes no record and removes the record of any folder it wrote logs into; a command that logged no sample
 is refused.
@@ -32,7 +35,8 @@ import time
 from pathlib import Path
 
 from baselines.core.errors import BaselinesError
-from baselines.core.machine import busy_load, load_1min, machine_record, thread_count, thread_settings
+from baselines.core.machine import (busy_cpu_seconds, busy_load, busy_since, load_1min, machine_record, others_cores,
+                                    others_cores_now, thread_count, thread_settings)
 from baselines.core.process_time import process_seconds
 from baselines.core.safe_write import atomic_path
 from baselines.llm.run_record import RECORD, changed_since, common_folder, describe_samples, snapshot
@@ -75,16 +79,15 @@ def run_measured(argv: list[str], warn=None) -> dict:
 
     A failed command raises, naming its exit status, writes no record and removes the record of any folder it wrote
     logs into (it described other logs); a command that logged no sample is refused. `warn` (a function taking one
-    line) is told when the machine is loaded before the run starts."""
+    line) is told when the machine is loaded before the run starts (busy_load: other work over half a second, else
+    the load average)."""
     command, output = harness_command(argv)
     root = output.parent if output.suffix == ".json" else output  # the harness's own rule for a .json path
     environment, threads = _thread_environment()
     before, existing = load_1min(), snapshot(root)
-    machine_before = {"cores": os.cpu_count() or 1, "load_average_1min": {"before": before, "after": None}}
-    if warn is not None and busy_load(machine_before):
-        warn(f"warning: the machine is loaded ({busy_load(machine_before)}): the cost measured will be higher "
-             "than on a quiet machine")
-    started, usage = time.perf_counter(), _children_cpu()
+    if warn is not None:
+        _warn_if_loaded(before, warn)
+    started, usage, own, busy = time.perf_counter(), _children_cpu(), _self_cpu(), busy_cpu_seconds()
     process = subprocess.Popen(command, stderr=subprocess.PIPE, env=environment)
     try:
         loading = _pass_through(process, started, usage)
@@ -93,6 +96,7 @@ def run_measured(argv: list[str], warn=None) -> dict:
         _drop_records(changed_since(root, existing))
         raise
     wall, cpu = time.perf_counter() - started, _children_cpu() - usage
+    others = others_cores(busy_since(busy), cpu + _self_cpu() - own, wall)
     written = changed_since(root, existing)
     if status != 0:
         _drop_records(written)
@@ -105,12 +109,22 @@ def run_measured(argv: list[str], warn=None) -> dict:
     record = {"command": command, "output_path": str(output), "samples_folder": os.path.relpath(folder),
               "exit_status": status, "items": items,
               "samples": samples, "wall_seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
-              "before_requests": loading, "machine": machine_record(before, load_1min()), "threads": threads,
+              "before_requests": loading, "machine": machine_record(before, load_1min(), others), "threads": threads,
               "threads_default": "OMP_NUM_THREADS" not in os.environ,
               "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     with atomic_path(folder / RECORD) as tmp:
         tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
+
+
+def _warn_if_loaded(load_before: float | None, warn) -> None:
+    """Tell `warn` when other work keeps the machine busy just before the run (over half a second; by the 1-minute
+    load average where /proc/stat is absent)."""
+    machine = {"cores": os.cpu_count() or 1, "load_average_1min": {"before": load_before, "after": None},
+               "others_cores": others_cores_now()}
+    reason = busy_load(machine)
+    if reason:
+        warn(f"warning: the machine is loaded ({reason}): the cost measured will be higher than on a quiet machine")
 
 
 def _thread_environment() -> tuple[dict, dict]:
@@ -143,6 +157,11 @@ def _pass_through(process: subprocess.Popen, started: float, usage: float) -> di
 
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
 

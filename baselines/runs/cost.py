@@ -1,6 +1,7 @@
 """What a run of ours costs, measured in the run itself: each step's wall and CPU seconds (start-up, model loading,
 data loading and prediction apart), the prediction's seconds per 1,000 items, peak memory, the training cost the
-model folder recorded, and the machine (CPU model as `lscpu` names it, cores, load average).
+model folder recorded, and the machine (CPU model as `lscpu` names it, cores, load average, and the cores other work
+kept busy during the prediction step: `machine.others_cores`, baselines.core.machine).
 
 CPU seconds are user + system time of this process (every thread) and of its child processes (training and
 prediction workers, whether they finished during the step or are still running), so a step spread over two cores shows about twice its wall time.
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baselines.core import cache_use
-from baselines.core.machine import cpu_model, load_1min, machine_record, thread_settings
+from baselines.core.machine import (busy_cpu_seconds, busy_since, cpu_model, load_1min, machine_record, others_cores,
+                                    thread_settings)
 from baselines.core.process_time import running_children_seconds
 from baselines.core.provenance import PROCESS_START, peak_memory_mib
 
@@ -30,22 +32,28 @@ def cpu_seconds() -> float:
 
 @dataclass
 class Stopwatch:
-    """Wall and CPU seconds of the `with` blocks it times, added up, and what the on-disk caches served in them."""
+    """Wall and CPU seconds of the `with` blocks it times, added up, the whole machine's busy CPU-seconds over them
+    (None where /proc/stat is absent), and what the on-disk caches served in them."""
     wall: float = 0.0
     cpu: float = 0.0
+    machine_busy: float | None = 0.0
     caches: dict = field(default_factory=dict)  # kind -> {"served": n, "computed": m} (baselines.core.cache_use)
     _started: tuple[float, float] = field(default=(0.0, 0.0), repr=False)
     _tally: dict = field(default_factory=dict, repr=False)
+    _busy: float | None = field(default=None, repr=False)
 
     def __enter__(self) -> "Stopwatch":
         cache_use.step_begins()
         self._started, self._tally = (time.perf_counter(), cpu_seconds()), cache_use.tally()
+        self._busy = busy_cpu_seconds()
         return self
 
     def __exit__(self, *exc) -> None:
         cache_use.step_ends()
         self.wall += time.perf_counter() - self._started[0]
         self.cpu += cpu_seconds() - self._started[1]
+        busy = busy_since(self._busy)
+        self.machine_busy = None if busy is None or self.machine_busy is None else self.machine_busy + busy
         for kind, counts in cache_use.since(self._tally).items():
             added = self.caches.setdefault(kind, {"served": 0, "computed": 0})
             added["served"] += counts["served"]
@@ -66,7 +74,8 @@ class RunClock:
 
     def record(self, items: int, *, includes_fitting: bool = False, model_folder: Path | None = None) -> dict:
         """The run's `meta.cost`: prediction per 1,000 items (wall and CPU), the other steps apart, peak memory,
-        the machine, and the model's training cost when it recorded one."""
+        the machine (with the cores other work kept busy during the prediction), and the model's training cost
+        when it recorded one."""
         per_1000 = 1000 / items if items else 0.0
         return {
             "items": items,
@@ -80,7 +89,8 @@ class RunClock:
             "score_seconds": round(self.score.wall, 3),
             "checks_seconds": round(self.checks.wall, 3),
             "peak_memory_mib": peak_memory_mib(),
-            "machine": machine_record(self.load_before, load_1min()),
+            "machine": machine_record(self.load_before, load_1min(),
+                                      others_cores(self.predict.machine_busy, self.predict.cpu, self.predict.wall)),
             "threads": thread_settings(),  # the thread variables set (none: every core the run could use)
             "train": training_cost(model_folder),
         }
