@@ -9,7 +9,8 @@ from caselawqa_fixtures import write_normalized
 
 from baselines.tasks.caselawqa.data import load_caselawqa
 from baselines.tasks.caselawqa.scale import LAWMA_TASKS, songer_names, task_names, write_scaled_caselawqa
-from baselines.runs.scale_page import exponent, full_size, growth_ratios, page, read_report
+from baselines.runs.scale import read_report
+from baselines.runs.scale_page import exponent, full_size, growth_ratios, page
 
 
 def test_copies_have_new_ids_and_texts_and_the_tasks_courts_of_appeals_names(tmp_path):

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from baselines.core import progress
-from baselines.core.errors import BaselinesError
+from baselines.core.errors import BaselinesError, DataError
 from baselines.core.machine import cpu_model, load_1min, usable_cores
 from baselines.registry import ReferencesOnly, ScaleData, Task, get_task
 
@@ -150,9 +150,18 @@ def shown_command(task: str, copies, task_copies, methods, subtasks, test_only, 
     return " ".join(parts + (["--add"] if add else []))
 
 
-def earlier_report(path: Path, task: str) -> dict:
-    from baselines.runs.scale_page import read_report
+def read_report(path: Path) -> dict:
+    """A report that `baselines speed scale` wrote, refused naming the file if it is none."""
+    try:
+        report = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise DataError(f"not a scale report: {error}", path) from None
+    if not isinstance(report, dict) or not report.get("sizes"):
+        raise DataError("a scale report holds 'sizes' (written by `baselines speed scale`)", path)
+    return report
 
+
+def earlier_report(path: Path, task: str) -> dict:
     report = read_report(path)
     if report.get("task") != task:
         raise BaselinesError(f"{path} is a scale report of {report.get('task')!r}, not of {task!r}")

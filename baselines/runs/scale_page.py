@@ -3,25 +3,15 @@ log-log plot with the fitted exponent, and its figures at the task's full size, 
 else extrapolated along the fitted exponent from the largest measured size."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
-from baselines.core.errors import BaselinesError, DataError
+from baselines.core.errors import BaselinesError
+from baselines.runs.scale import commands_of, read_report
 
 WIDE = "---\nhide:\n  - toc\n---\n"  # MkDocs front matter, as the results pages have: the tables get the table of contents' width
 
 FIGURES = (("wall_s", "wall s"), ("cpu_s", "CPU s"), ("peak_mib", "peak MiB"))
-
-
-def read_report(path: Path) -> dict:
-    try:
-        report = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, ValueError) as error:
-        raise DataError(f"not a scale report: {error}", path) from None
-    if not isinstance(report, dict) or not report.get("sizes"):
-        raise DataError("a scale report holds 'sizes' (written by `baselines speed scale`)", path)
-    return report
 
 
 TEST_STEPS = ("score", "compare")  # steps that read the test split's answers only: they grow with its examples
@@ -206,8 +196,6 @@ def merged(reports: list[dict], paths: list[Path]) -> dict:
         raise BaselinesError(f"scale reports of several tasks ({', '.join(sorted(tasks))}): give one task's")
     first = dict(reports[0])
     first["sizes"] = [size for report in reports for size in report["sizes"]]
-    from baselines.runs.scale import commands_of
-
     first["commands"] = [command for report in reports for command in commands_of(report)]
     first["methods"] = list(dict.fromkeys(m for report in reports for m in report["methods"]))
     loads = [report["machine"].get(key) for report in reports for key in ("load_before", "load_after")]
