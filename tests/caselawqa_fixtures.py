@@ -127,7 +127,14 @@ def dask_processes(workers: int = 2):
     machines would be; skips the test without Dask."""
     import pytest
 
+    import os
+
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        yield cluster.scheduler_address
+    environment = dict(os.environ)  # Dask sets its workers' thread variables in this process's environment too
+    try:
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster:
+            yield cluster.scheduler_address
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)

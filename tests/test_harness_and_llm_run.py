@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from baselines.cli import app
 from baselines.comparison.measured_costs import measurement_notes
 from baselines.core.errors import BaselinesError
+from baselines.core.machine import THREAD_VARIABLES
 from baselines.core import machine
 from baselines.core.machine import busy_load
 from baselines.llm import measured_run
@@ -294,6 +295,8 @@ def test_llm_run_on_the_command_line_refuses_a_run_without_samples_in_one_line(h
 def test_compare_says_under_its_table_when_measured_costs_ran_on_other_thread_counts(harness, monkeypatch,
                                                                                      scalr_file):
     monkeypatch.setenv("FAKE_DOCS", "5")
+    for variable in THREAD_VARIABLES:  # only what this test sets (a library may have set others in this process)
+        monkeypatch.delenv(variable, raising=False)
     run_measured(lm_eval(harness))  # one thread, as llm run sets it
     assert score(harness, scalr_file, "llm").exit_code == 0
     monkeypatch.setenv("OMP_NUM_THREADS", "3")

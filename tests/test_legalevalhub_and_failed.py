@@ -275,7 +275,7 @@ def test_compare_shows_failed_requests_apart_and_the_share_of_all_items(batch):
 def test_the_readmes_own_llm_run_and_the_kept_one_have_different_names():
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     own = re.findall(r"baselines score scalr runs/\S+ --name (\S+)", readme)
-    kept = re.findall(r"baselines score scalr docs/results/llm-runs/scalr/\S+ .*?--name (\S+?)`", readme)
+    kept = re.findall(r"baselines score scalr docs/results/llm-runs/scalr/\S+ [^`]*?--name ([^\s`]+)", readme)
     assert own and kept and not set(own) & set(kept), (own, kept)
 
 

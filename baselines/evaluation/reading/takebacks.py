@@ -51,9 +51,7 @@ def marked_rejected(text: Text, k: int) -> bool:
 
 def _line_opens_with_mark(text: Text, k: int) -> bool:
     """The line of token k opens with a mark of rejection ("❌ The answer is C")."""
-    j = k
-    while j > 0 and text.tokens[j - 1].token_type != "newline":
-        j -= 1
+    j = text.line_starts[k]
     while j < k and text.tokens[j].token_type == "mark" and text.tokens[j].text not in REJECTION_MARKS:
         j += 1
     return j < k and text.tokens[j].text in REJECTION_MARKS

@@ -106,6 +106,16 @@ class Text:
         return [k for k, token in enumerate(self.tokens) if token.label is not None]
 
     @cached_property
+    def line_starts(self) -> list[int]:
+        """For each token, the index of the first token of its line (found once for the whole text)."""
+        starts, first = [], 0
+        for k, token in enumerate(self.tokens):
+            starts.append(first)
+            if token.token_type == "newline":
+                first = k + 1
+        return starts
+
+    @cached_property
     def _starts(self) -> list[int]:
         return [token.start for token in self.tokens]
 
