@@ -86,10 +86,23 @@ def _include_paths(place: Path) -> list[Path]:
     return [Path(command[k + 1]) for k, word in enumerate(command[:-1]) if word == "--include_path"]
 
 
+def _harness_results(folder: Path) -> list[Path]:
+    """The harness's `results_*.json` files in `folder` or one folder below it, where lm-evaluation-harness writes
+    them (<output_path>/<model>/): never a walk of the whole tree a file happens to lie in (a home folder, or
+    folders that other runs are writing)."""
+    found: list[Path] = []
+    for pattern in ("results_*.json", "*/results_*.json"):
+        try:
+            found += sorted(folder.glob(pattern))
+        except OSError:  # a folder renamed or removed while listed
+            continue
+    return found[:20]
+
+
 def _harness_exports(folder: Path) -> list[Path]:
-    """The export folders whose documents the harness's `results_*.json` files under `folder` name."""
+    """The export folders whose documents the harness's `results_*.json` files in `folder` name."""
     found = []
-    for results in sorted(folder.rglob("results_*.json"))[:20]:
+    for results in _harness_results(folder):
         try:
             configs = json.loads(results.read_text(encoding="utf-8")).get("configs") or {}
         except (OSError, ValueError, AttributeError):
