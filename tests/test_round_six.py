@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from caselawqa_fixtures import write_normalized
+from test_round_five import scalr_file  # the same ten tiny questions
 from conftest import refused
 from typer.testing import CliRunner
 
@@ -17,14 +18,6 @@ from baselines.core.paths import results_root
 RUNNER = CliRunner()
 SMALL = ["--set", "n_features=4096", "--set", "min_df=1", "--set", "k_features=500", "--set", "n_jobs=1",
          "--set", "min_train=10"]
-
-
-def scalr_file(folder: Path) -> Path:
-    path = folder / "tiny.jsonl"
-    path.write_text("".join(json.dumps({"index": f"q{k}", "question": f"Question {k}?", "answer": str(k % 5),
-                                        **{f"choice_{c}": f"holding {k}-{c}" for c in range(5)}}) + "\n"
-                            for k in range(10)), encoding="utf-8")
-    return path
 
 
 def answers(folder: Path, letter: str) -> Path:
