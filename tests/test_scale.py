@@ -8,6 +8,7 @@ import pytest
 from caselawqa_fixtures import write_normalized
 
 from baselines.tasks.caselawqa.data import load_caselawqa
+from baselines.tasks.caselawqa.recognise import recognise
 from baselines.tasks.caselawqa.scale import LAWMA_TASKS, songer_names, task_names, write_scaled_caselawqa
 from baselines.runs.scale import read_report
 from baselines.runs.scale_page import exponent, full_size, growth_ratios, page
@@ -37,6 +38,9 @@ def test_copies_have_new_ids_and_texts_and_the_tasks_courts_of_appeals_names(tmp
     twin = {(i.meta["case_id"], tuple(i.answer)) for i in every if i.group == "sc_state"}
     assert twin == {(i.meta["case_id"], tuple(i.answer)) for i in every if i.group == task_names(
         sorted({i.group for i in local}), 1)["sc_state"][1]}  # a task's copy asks of the same cases
+    copies = [item for item in every if item.group.startswith("songer_")]
+    assert all(item.question.startswith("(courts-of-appeals copy) ") for item in copies)
+    assert not any(recognise(copies).values())  # a copy takes the generic path, as Lawma's own do
 
 
 def test_task_copies_stop_at_lawmas_260_tasks():

@@ -4,7 +4,9 @@ benchmark (baselines.runs.scale).
 - Copies of the cases: copy 1 is the local data as it is; copy c > 1 gives every case a new id ("<case id>.c<c>")
   and a new text (the opinion opened by "(copy c)"), so no cache keyed on ids or texts serves a copy.
 - Copies of the tasks: each task again under a courts-of-appeals name of Lawma's (songer_tasks.txt), sharing the
-  cases of its original, up to Lawma's 260 tasks.
+  cases of its original, up to Lawma's 260 tasks. A copy's question is opened by "(courts-of-appeals copy)", so
+  that, like Lawma's own courts-of-appeals tasks, no method recognises it as a Supreme Court task (recognise.py):
+  it takes the generic path.
 - Splits: cases move from train to test (each whole, the same in every task and every copy) until test holds
   Lawma's share of the examples (143,635 of 718,971); None keeps the local splits.
 
@@ -22,6 +24,7 @@ from baselines.tasks.caselawqa.lawma_layout import lawma_table, write_parquet
 LAWMA_EXAMPLES, LAWMA_TEST, LAWMA_TASKS = 718_971, 143_635, 260
 LAWMA_TEST_SHARE = LAWMA_TEST / LAWMA_EXAMPLES
 SPLITS = ("train", "val", "test")
+TASK_COPY_MARK = "(courts-of-appeals copy)"
 
 
 def songer_names() -> list[str]:
@@ -94,12 +97,22 @@ def write_scaled(items: list, out: Path, *, copies: int = 1, task_copies: int = 
                     continue
                 table = parquet_table(chosen, texts, copy)
                 for name in names[task]:
-                    write_parquet(table, root / name / f"{split}-{copy:05d}-of-{copies:05d}.parquet")
+                    write_parquet(table if name == task else as_task_copy(table),
+                                  root / name / f"{split}-{copy:05d}-of-{copies:05d}.parquet")
                 counts[split] += len(chosen) * len(names[task])
     cases = len({item.meta["case_id"] for item in items})
     return {"examples": sum(counts.values()), "splits": counts, "tasks": sum(map(len, names.values())),
             "cases": cases * copies, "copies": copies, "task_copies": task_copies, "folder": str(root),
             "bytes": sum(path.stat().st_size for path in root.rglob("*.parquet"))}
+
+
+def as_task_copy(table):
+    """A task copy's rows: its question opened by TASK_COPY_MARK (the cases and answers its original's)."""
+    import pyarrow as pa
+
+    column = table.schema.get_field_index("question")
+    marked = [f"{TASK_COPY_MARK} {question}" for question in table.column(column).to_pylist()]
+    return table.set_column(column, "question", pa.array(marked, pa.string()))
 
 
 def parquet_table(items: list, texts: dict, copy: int):
