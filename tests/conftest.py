@@ -101,13 +101,24 @@ def fake_lm_eval(tmp_path, monkeypatch):
     return install
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Run across workers (`pytest -n 2`, scheduled by xdist group): the tests of a module that builds a
     module-scoped fixture (a trained model, an LLM run) form one group, so one worker builds it once; every other
-    test is scheduled alone. The tests marked slow come first, so the longest work starts at once instead of last."""
+    test is scheduled alone. The tests marked slow come first, so the longest work starts at once instead of last.
+
+    xdist tells the scheduler a test's group by a suffix "@<group>" on its node id, written to an attribute that
+    pytest 9 no longer reads the id from: without copying it to the id, every worker that gets one of a module's
+    tests builds the module's fixture again (the LLM run twice)."""
     for item in items:
         definitions = getattr(item, "_fixtureinfo", None)
         scopes = {d.scope for defs in (definitions.name2fixturedefs.values() if definitions else ()) for d in defs}
         if "module" in scopes or "class" in scopes:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    result = yield  # xdist's hook (on a worker) adds the group suffix
+    for item in items:
+        grouped = item.__dict__.get("_nodeid")
+        if grouped and grouped != item.nodeid and hasattr(type(getattr(item, "_id", None)), "parse"):
+            item._id = type(item._id).parse(grouped)
+    return result

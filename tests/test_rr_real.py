@@ -53,13 +53,13 @@ def test_ensemble_members_trained_in_workers_equal_those_trained_in_process(data
 
 
 def test_tiny_fine_tune_moves_the_encoder_and_reloads_exactly(data_dir, tmp_path):
-    """A few hundred train sentences, one joint epoch, short sequences: the tuned layers change, the frozen
+    """Two judgments (163 sentences), one joint epoch, short sequences: the tuned layers change, the frozen
     ones do not, and the saved folder (a sentence-transformers encoder inside) predicts the same rows."""
     import torch
 
     from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
 
-    train = load_rr(data_dir, "train")[:4]
+    train = load_rr(data_dir, "train")[:2]
     dev = load_rr(data_dir, "dev")[:1]
     tagger = FineTunedTagger(max_seq_length=24, tuned_layers=1, tune_epochs=1, max_epochs=3, hidden=32,
                              projection=64, encoder_lr=1e-3, val_fraction=0.0, seed=0)
@@ -95,15 +95,18 @@ def test_tiny_fine_tune_with_averaged_epochs_keeps_the_mean_and_reloads_exactly(
 def test_tuned_ensemble_member_is_the_single_tagger_and_reloads_exactly(data_dir, tmp_path):
     """Member k of a tuned ensemble is the `bilstm-crf-ft` tagger of seed `seed + k` on the first seed's split
     (`split_seed`; the shared lower states change nothing); the ensemble of one member scores as that member on
-    validation."""
+    validation. Four short judgments, two of them validation: seed 6 alone would hold out another two."""
     import torch
 
     from baselines.tasks.rr.bilstm_crf_ft import FineTunedTagger
+    from baselines.tasks.rr.common import split_indexes
     from baselines.tasks.rr.tuned_ensemble import TunedEnsemble
 
-    train, dev = load_rr(data_dir, "train")[:8], load_rr(data_dir, "dev")[:1]
+    train = sorted(load_rr(data_dir, "train")[:8], key=lambda doc: len(doc.sentences))[:4]
+    dev = load_rr(data_dir, "dev")[:1]
     settings = dict(max_seq_length=16, tuned_layers=1, tune_epochs=1, max_epochs=2, hidden=16, projection=32,
-                    val_fraction=0.25, seed=5)
+                    val_fraction=0.5, seed=5)
+    assert set(split_indexes(4, 0.5, 5)[1]) != set(split_indexes(4, 0.5, 6)[1])  # so split_seed is what pairs them
     ensemble = TunedEnsemble(members=2, **settings).fit(train)
     single = FineTunedTagger(**settings).fit(train)
     assert ensemble.members_[0].predict(dev, progress=False) == single.predict(dev, progress=False)
