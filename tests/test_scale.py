@@ -64,6 +64,11 @@ def test_exponent_and_full_size_figures():
     assert how == "extrapolated" and value == pytest.approx(8.0) and slope == pytest.approx(1.0)
     assert growth_ratios(report, "train m", "wall_s")[0] == pytest.approx(2.0)
     assert full_size(report, "score", "wall_s")[:2] == (3.0, "measured")  # the test-only size reached 400 test
+    report["sizes"].append({"copies": 1, "task_copies": 6, "tasks": 14, "examples": 400, "splits": {"test": 80},
+                            "steps": {"train m": {**figures, "cpu_s": 5.0}}})
+    value, how, slope = full_size(report, "train m", "cpu_s")  # from the largest size, along the cases' slope
+    assert how == "extrapolated" and value == pytest.approx(10.0) and slope == pytest.approx(1.0)
+    report["sizes"].pop()
     report["full"]["examples"] = 200
     assert full_size(report, "train m", "wall_s")[:2] == (2.0, "measured")
     text = page(report, "p.png", "scale.json")

@@ -55,19 +55,30 @@ def step_points(sizes: list[dict], step: str, figure: str) -> list[tuple[float, 
             if step in s["steps"] and s["steps"][step]["exit"] == 0]
 
 
+def largest_measured(report: dict, step: str) -> dict | None:
+    """The largest size (by what the step grows with) at which the step ran to the end: of any number of task
+    copies, test-only sizes for TEST_STEPS only."""
+    sizes = [s for s in report["sizes"] if (step in TEST_STEPS or not s.get("test_only"))
+             and step in s["steps"] and s["steps"][step]["exit"] == 0]
+    return max(sizes, key=lambda s: (size_of(s, step), s["tasks"]), default=None)
+
+
 def full_size(report: dict, step: str, figure: str) -> tuple[float | None, str, float | None]:
-    """(value at the full size, "measured" or "extrapolated", the fitted exponent)."""
-    points = step_points(series(report, step), step, figure)
-    slope = exponent(points)
+    """(value at the full size, "measured" or "extrapolated", the fitted exponent). The exponent is fitted on the
+    sizes that copy the cases (series); the value is extrapolated along it from the largest size measured, of
+    however many tasks (closest to the full size: Lawma's task count reached by copies of the tasks)."""
+    slope = exponent(step_points(series(report, step), step, figure))
     full = report["full"]["test" if step in TEST_STEPS else "examples"]
-    reached = [y for x, y in points if x >= full]
-    if reached:
-        return reached[0], "measured", slope
-    if not points or slope is None:
+    largest = largest_measured(report, step)
+    if largest is None:
+        return None, "not measured", slope
+    x, y = size_of(largest, step), largest["steps"][step][figure]
+    if x >= full:
+        return y, "measured", slope
+    if slope is None:
         return None, "not measured", slope
     if figure == "wall_s":  # the load of the machine sways it: the CPU time is extrapolated instead
         return None, "not extrapolated", slope
-    x, y = points[-1]
     return y * (full / x) ** slope, "extrapolated", slope
 
 
@@ -157,10 +168,11 @@ def plot(report: dict, path: Path) -> Path:
 def page(report: dict, image: str, source: str) -> str:
     """The page's Markdown; `image`, the plot's file name; `source`, the report's file name as the command names it."""
     full, machine = report["full"], report["machine"]
-    largest = max((size["examples"] for size in report["sizes"] if not size.get("test_only")), default=0)
+    trained = [size for size in report["sizes"] if not size.get("test_only")]
+    largest = max(trained, key=lambda size: (size["examples"], size["tasks"]), default=None)
+    largest_text = f"{largest['examples']:,} examples in {largest['tasks']} tasks" if largest else "none"
     alone = [size["splits"].get("test", 0) for size in report["sizes"] if size.get("test_only")]
     alone_text = f" (and the test split alone, scored and compared, up to {max(alone):,} examples)" if alone else ""
-    subset = f" of the tasks {', '.join(report['subtasks'])}" if report.get("subtasks") else ""
     return WIDE + "\n".join([
         f"# {report['task']} at scale", "",
         f"Generated from `{source}` by `baselines speed scale-page {source} --page PAGE`; do not edit by hand. "
@@ -168,11 +180,12 @@ def page(report: dict, image: str, source: str) -> str:
         "[command-line reference](../cli.md#baselines-speed-scale)).", "",
         *(["Run by " + ", then ".join(f"`{command}`" for command in report["commands"]) + ".", ""]
           if report.get("commands") else []),
-        f"Data: {report.get('layout', '')}. Sizes run here: from the local data{subset} up to {largest:,} examples{alone_text}; "
-        f"the full size is {full['examples']:,} examples ({full.get('test', 0):,} test) in {full.get('tasks', 0)} "
-        "tasks. Figures at the full size are **extrapolated** from the largest size measured along the fitted "
-        "exponent wherever no size reached it: they are estimates, not measurements; wall time is not "
-        "extrapolated (it follows the load of the machine more than the size: see the CPU time).", "",
+        f"Data: {report.get('layout', '')}. Sizes run here, written {local_tasks_text(report)}: up to {largest_text}"
+        f"{alone_text}; the full size is {full['examples']:,} examples ({full.get('test', 0):,} test) in "
+        f"{full.get('tasks', 0)} tasks. Figures at the full size are **extrapolated** from the largest size "
+        "measured, along the exponent fitted on the sizes that copy the cases, wherever no size reached it: they "
+        "are estimates, not measurements; wall time is not extrapolated (it follows the load of the machine more "
+        "than the size: see the CPU time).", "",
         f"Machine: {machine.get('cpu')}, {machine.get('cores')} usable cores, 1-minute load average between "
         f"{machine.get('load_before')} and {machine.get('load_after')} at the runs' start and end (other work "
         "shared the cores: wall times are longer than on an idle machine; CPU times much less so). "
@@ -189,13 +202,20 @@ def page(report: dict, image: str, source: str) -> str:
     ])
 
 
+def local_tasks_text(report: dict) -> str:
+    """Which local tasks the sizes were written from: each report's subset (or all its tasks), in order."""
+    subsets = list(dict.fromkeys(tuple(size.get("subtasks") or ()) for size in report["sizes"]))
+    return " and ".join(f"from the local tasks {', '.join(subset)}" if subset else "from every local task"
+                        for subset in subsets)
+
+
 def merged(reports: list[dict], paths: list[Path]) -> dict:
     """One report of the sizes (and commands) of several of one task: runs made apart, e.g. side by side."""
     tasks = {report["task"] for report in reports}
     if len(tasks) > 1:
         raise BaselinesError(f"scale reports of several tasks ({', '.join(sorted(tasks))}): give one task's")
     first = dict(reports[0])
-    first["sizes"] = [size for report in reports for size in report["sizes"]]
+    first["sizes"] = [{**size, "subtasks": report.get("subtasks")} for report in reports for size in report["sizes"]]
     first["commands"] = [command for report in reports for command in commands_of(report)]
     first["methods"] = list(dict.fromkeys(m for report in reports for m in report["methods"]))
     loads = [report["machine"].get(key) for report in reports for key in ("load_before", "load_after")]
