@@ -1,4 +1,5 @@
-"""The `baselines` command line: parses arguments, calls baselines.runs.run, prints results."""
+"""The `baselines` command line: parses arguments, calls baselines.runs.training and baselines.runs.run, prints
+results."""
 from __future__ import annotations
 
 import sys
@@ -81,18 +82,18 @@ def train_command(task: str = typer.Argument(..., help="Task name (see `baseline
                   resume: bool = typer.Option(False, "--resume", help="Continue the training a killed run of this same command left in the model folder: the per-task jobs it finished (CaselawQA's heads), kept there as they finish, are not fitted again. Without it, such a leftover is discarded."),
                   download: bool = Download, quiet: bool = Quiet):
     """Fit a method and save it under models/<task>/<name>/."""
-    from baselines.runs import run
+    from baselines.runs import training
 
     subtasks = subtasks or earlier_name("--tasks", "--subtasks", tasks_alias)
     task_options(task, subtasks=subtasks, backend=backend, scheduler=scheduler)
     method = method or method_from(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
     with silenced(quiet):
-        folder = with_data(task, download, run.train, task, method, data_dir, config=config, overrides={**config_overrides(set_, encoder), **parallel},
+        folder = with_data(task, download, training.train, task, method, data_dir, config=config, overrides={**config_overrides(set_, encoder), **parallel},
                            models_dir=models_dir, name=default_name(method, name, encoder, config), train_file=train_file,
                            load_options=load_options(subtasks), resume=resume)
     typer.echo(f"saved {folder}")
-    for note in run.fit_notes(folder).values():
+    for note in training.fit_notes(folder).values():
         typer.echo(note.get("summary", ""))
 
 
