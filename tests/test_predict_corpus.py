@@ -19,6 +19,7 @@ import baselines
 from baselines.cli import app
 from baselines.core.errors import BaselinesError
 from baselines.runs import run
+from baselines.runs import training
 
 runner = CliRunner()
 SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
@@ -39,7 +40,7 @@ def rr_models(tmp_path_factory):
     train = folder / "train.jsonl"
     train.write_text("".join(json.dumps({"id": f"d{k}", "sentences": SENTENCES, "labels": LABELS}) + "\n"
                              for k in range(5)))
-    run.train("rr", "tfidf-logreg", None, train_file=train, overrides={"min_df": 1}, models_dir=folder / "models")
+    training.train("rr", "tfidf-logreg", None, train_file=train, overrides={"min_df": 1}, models_dir=folder / "models")
     return folder / "models"
 
 
@@ -167,7 +168,7 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(rr_models, t
 def test_caselawqa_answers_every_task_as_eval_does(tmp_path):
     root = write_normalized(tmp_path / "data")
     small = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10}
-    run.train("caselawqa", "linear", root, overrides=small)
+    training.train("caselawqa", "linear", root, overrides=small)
     _, folder = api.evaluate("caselawqa", "linear", root)
     evaluated = {row["id"]: row["prediction"] for row in records(folder / "predictions.jsonl")}
     items = run.load_split(run.get_task("caselawqa"), root, "test")

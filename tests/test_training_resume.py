@@ -11,6 +11,7 @@ from baselines.methods import checkpoint
 from baselines.methods.base import Method
 from baselines.registry import get_task
 from baselines.runs import run
+from baselines.runs import training
 from baselines.tasks.caselawqa import linear
 
 SMALL = {"n_features": 4096, "min_df": 1, "k_features": 500, "Cs": [0.3, 1.0], "n_jobs": 1, "min_train": 10,
@@ -45,8 +46,8 @@ def _count_fits(monkeypatch) -> list:
 
 
 def _train(root, name, **options):
-    return run.train("caselawqa", "linear", root, overrides=options.pop("overrides", SMALL), name=name,
-                     models_dir=root / "models", **options)
+    return training.train("caselawqa", "linear", root, overrides=options.pop("overrides", SMALL), name=name,
+                          models_dir=root / "models", **options)
 
 
 def test_a_killed_training_resumes_to_the_uninterrupted_model(tmp_path, monkeypatch):
@@ -114,16 +115,17 @@ def test_stacked_killed_in_a_later_stage_resumes_to_the_same_predictions(tmp_pat
     root = _write_toy(tmp_path / "data")
     with monkeypatch.context() as patch:  # the uninterrupted run, its jobs counted
         saved = _count_saves(patch)
-        whole = run.train("caselawqa", "stacked", root, overrides=STACKED, name="whole", models_dir=root / "models")
+        whole = training.train("caselawqa", "stacked", root, overrides=STACKED, name="whole",
+                               models_dir=root / "models")
     assert len(set(saved)) >= 3  # heads, window heads, the readers' heads, the cross-fitted sources ...
     with monkeypatch.context() as patch:
         _kill_after(patch, len(saved) - 2)  # late: after the earlier stages
         with pytest.raises(Killed):
-            run.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models")
+            training.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models")
     with monkeypatch.context() as patch:
         again = _count_saves(patch)
-        cut = run.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models",
-                        resume=True)
+        cut = training.train("caselawqa", "stacked", root, overrides=STACKED, name="cut", models_dir=root / "models",
+                             resume=True)
     assert len(again) == 2
     test = run.load_split(get_task("caselawqa"), root, "test")
     assert Method.load(whole).predict(test) == Method.load(cut).predict(test)

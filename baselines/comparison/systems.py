@@ -26,20 +26,18 @@ from pathlib import Path
 
 import numpy as np
 
-from baselines.evaluation import metrics as M
 from baselines.core.errors import DataError
 from baselines.evaluation.reading import strict_rule
-from baselines.evaluation.scoring import MISSING_POLICIES, figures, skipped_count, stated_failed
+from baselines.evaluation.scoring import figures, skipped_count, stated_failed
 from baselines.evaluation.strict_reading import strict_metrics
-from baselines.core.io import open_text, read_json, read_jsonl, loads_strict
+from baselines.core.io import read_json
 from baselines.comparison.outcomes import outcomes_on
+from baselines.comparison.run_schema import read_samples, sample_problem, schema_problem
 from baselines.core.records import Reference
 from baselines.runs.overlap import overlap_note
 from baselines.runs.results_store import SAMPLES_FILE, references_digest
 from baselines.registry import ItemsFromPredictions, Task
 
-RESULT_KEYS = ("task", "system", "split", "n", "coverage", "metrics", "main_metric", "interval", "meta")
-SAMPLE_KEYS = ("id", "gold", "answer", "correct")
 TABLES = ("per_label", "per_group", "per_supergroup")
 TOLERANCE = 1e-9
 
@@ -127,16 +125,16 @@ def load_system(task: Task, path: Path, name: str, result: dict | None = None) -
     """A results file (`result`: its contents, when already read) and the samples beside it, checked against
     each other, with every figure recomputed from the samples."""
     result = read_json(path) if result is None else result
-    problem = _schema_problem(result, task)
+    problem = schema_problem(result, task)
     if problem:
         raise DataError(f"{problem}; written by another version? Re-run the evaluation to regenerate it", path)
     samples_path = path.with_name(SAMPLES_FILE)
     if not samples_path.is_file():
         raise DataError(f"no per-item file {samples_path.name} beside it (older version?); re-run the evaluation",
                         path)
-    numbered = _read_samples(samples_path)
+    numbered = read_samples(samples_path)
     for line, row in numbered:
-        problem = _sample_problem(row)
+        problem = sample_problem(row)
         if problem:
             raise DataError(problem, samples_path, line)
     rows = [row for _, row in numbered]
@@ -163,61 +161,6 @@ def _system(name: str, path: Path, result: dict, rows: list[dict]) -> System:
         strict=np.array([r["answer"] is not None and ("rule" not in r or strict_rule(r["rule"])) for r in rows],
                         dtype=bool),
     )
-
-
-def _read_samples(path: Path) -> list[tuple[int, dict]]:
-    """Numbered rows of a samples file: parsed in one call, or line by line to name a bad line."""
-    try:
-        with open_text(path) as handle:
-            lines = [(k, line) for k, line in enumerate(handle.read().split("\n"), start=1) if line.strip()]
-        rows = loads_strict("[" + ",".join(line for _, line in lines) + "]")  # a key named twice: read_jsonl names it
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return list(read_jsonl(path))
-    if not all(isinstance(row, dict) for row in rows):
-        return list(read_jsonl(path))
-    return [(k, row) for (k, _), row in zip(lines, rows)]
-
-
-def _sample_problem(row: dict) -> str | None:
-    """What is wrong with one samples row, if anything: its schema, or `correct` against answer ∈ gold."""
-    absent = [key for key in SAMPLE_KEYS if key not in row]
-    if absent:
-        return f"unknown samples schema (no {', '.join(absent)})"
-    gold, answer, correct = row["gold"], row["answer"], row["correct"]
-    if not isinstance(gold, list) or not gold or not all(isinstance(label, str) for label in gold):
-        return "unknown samples schema (gold is not a list of labels)"
-    if not (answer is None or isinstance(answer, str)) or not isinstance(correct, bool):
-        return "unknown samples schema (answer is not a label or null, or correct is not true or false)"
-    if correct != (answer in gold):
-        return (f"sample {row['id']}: correct is {str(correct).lower()} but its answer {answer!r} is "
-                f"{'' if answer in gold else 'not '}among the gold answers {gold} (hand-edited file?)")
-    return None
-
-
-def _schema_problem(result, task: Task) -> str | None:
-    if not isinstance(result, dict):
-        return "not a results object"
-    absent = [key for key in RESULT_KEYS if key not in result]
-    if absent:
-        return f"unknown results schema (no {', '.join(absent)})"
-    if result["task"] != task.name:
-        return f"results of task {result['task']!r}, not {task.name!r}"
-    metrics = result["metrics"]
-    if result["main_metric"] != task.main_metric or not isinstance(metrics, dict) or task.main_metric not in metrics:
-        return f"main metric {result['main_metric']!r}, but {task.name} is scored by {task.main_metric!r}"
-    unknown = [name for name in metrics if name not in M.METRICS]
-    if unknown:
-        return f"unknown metric {unknown[0]!r}"
-    if not isinstance(result["interval"], list) or len(result["interval"]) != 2 or not result["n"]:
-        return "unknown results schema (interval or n)"
-    missing = result.get("missing", 0)
-    if not isinstance(missing, int) or isinstance(missing, bool) or missing < 0 or \
-            result.get("missing_policy", "error") not in MISSING_POLICIES:
-        return "unknown results schema (missing or missing_policy)"
-    failed = result.get("failed", 0)
-    if not isinstance(failed, int) or isinstance(failed, bool) or not 0 <= failed <= missing:
-        return "unknown results schema (failed: a count of the missing)"
-    return None
 
 
 def _check_references(task: Task, result: dict, rows: list[dict], path: Path) -> None:

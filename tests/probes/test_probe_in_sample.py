@@ -163,10 +163,10 @@ def test_caselawqa_validation_items_count_as_fitted(tmp_path):
     """Case 1: a CaselawQA model gets the val split too, so scoring it there is refused; test is accepted."""
     from caselawqa_fixtures import write_normalized
 
-    from baselines.runs import run as run_module
+    from baselines.runs import training
 
     root = write_normalized(tmp_path)
-    run_module.train("caselawqa", "majority", root)
+    training.train("caselawqa", "majority", root)
     with pytest.raises(BaselinesError, match="fit on 40 of the 40 scored items"):
         api.evaluate("caselawqa", "majority", root, split="val")
     result, _ = api.evaluate("caselawqa", "majority", root)
@@ -231,10 +231,10 @@ def test_real_scalr_model_is_accepted_on_other_questions(data_dir, tmp_path):
 def test_real_caselawqa_test_split_is_not_refused_for_shared_boilerplate_opinions(data_dir):
     """Case 1 on CaselawQA: distinct cases share one-line per curiam opinions across train and test; they are
     other items (other cases), so the official test split is accepted with no overlap."""
-    from baselines.runs import run as run_module
+    from baselines.runs import training
 
     tasks = {"subtasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
-    run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
+    training.train("caselawqa", "majority", data_dir, load_options=tasks)
     result, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
     assert result.meta["train_overlap"]["checked"] and result.meta["train_overlap"]["overlapping"] == 0
 

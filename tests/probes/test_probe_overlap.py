@@ -246,10 +246,11 @@ def test_real_caselawqa_test_split_passes_and_renamed_train_items_do_not(data_di
     """On CaselawQA (three tasks): the test split passes, its shared one-line per curiam opinions measured
     within the limit; the train items under other ids are refused."""
     from baselines.runs import run as run_module
+    from baselines.runs import training
     from baselines.core.errors import BaselinesError
 
     tasks = {"subtasks": ["sc_petitioner", "sc_respondentstate", "sc_authoritydecision"]}
-    run_module.train("caselawqa", "majority", data_dir, load_options=tasks)
+    training.train("caselawqa", "majority", data_dir, load_options=tasks)
     result, _ = api.evaluate("caselawqa", "majority", data_dir, subtasks=tasks["subtasks"])
     overlap = result.meta["train_overlap"]
     assert 0 < overlap["overlap"] < OVERLAP_LIMIT and overlap["units"] == "opinions", overlap

@@ -22,12 +22,13 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 @pytest.fixture(autouse=True)
 def no_data_read(monkeypatch):
     """Reading any split fails the test: a refused parameter must be refused first."""
-    from baselines.runs import run
+    from baselines.runs import run, training
 
     def read(*args, **kwargs):
         raise AssertionError("data was read before the parameters were refused")
 
     monkeypatch.setattr(run, "load_split", read)
+    monkeypatch.setattr(training, "load_split", read)
 
 
 def invoke(*args):

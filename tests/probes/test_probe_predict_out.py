@@ -10,7 +10,7 @@ from conftest import refused as refused_in_one_line
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.runs import run
+from baselines.runs import training
 
 runner = CliRunner()
 SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
@@ -27,7 +27,7 @@ def models(tmp_path_factory):
     train = folder / "train.jsonl"
     train.write_text("".join(json.dumps({"id": f"d{k}", "sentences": SENTENCES, "labels": LABELS}) + "\n"
                              for k in range(5)))
-    run.train("rr", "majority", None, train_file=train, models_dir=folder / "models")
+    training.train("rr", "majority", None, train_file=train, models_dir=folder / "models")
     return folder / "models"
 
 

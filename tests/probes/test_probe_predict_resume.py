@@ -11,7 +11,7 @@ from caselawqa_fixtures import toy_cases, write_normalized
 from typer.testing import CliRunner
 
 from baselines.cli import app
-from baselines.runs import run
+from baselines.runs import training
 
 runner = CliRunner()
 SENTENCES = ["IN THE HIGH COURT OF KARNATAKA AT BENGALURU", "The appellant was charged with theft of a cow.",
@@ -27,9 +27,9 @@ def trained(tmp_path_factory):
     train.write_text("".join(json.dumps({"id": f"d{k}", "sentences": SENTENCES, "labels": LABELS}) + "\n"
                              for k in range(5)))
     models, data = folder / "models", write_normalized(folder / "data")
-    run.train("rr", "tfidf-logreg", None, train_file=train, overrides={"min_df": 1}, models_dir=models)
-    run.train("rr", "majority", None, train_file=train, models_dir=models)
-    run.train("caselawqa", "majority", data, models_dir=models)
+    training.train("rr", "tfidf-logreg", None, train_file=train, overrides={"min_df": 1}, models_dir=models)
+    training.train("rr", "majority", None, train_file=train, models_dir=models)
+    training.train("caselawqa", "majority", data, models_dir=models)
     return models, data
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.forms import Commitment
 from baselines.evaluation.reading.items import crossed, listed_line
+from baselines.evaluation.reading.label_openings import opens_answer
 from baselines.evaluation.reading.text import MARKERS, Text
 from baselines.evaluation.reading.values import SEVERAL, alone
 from baselines.evaluation.reading.vetoes import (ATTRIBUTED, CONDITIONAL, FIRST_PERSON, QUESTIONED, REPORTING,
@@ -38,8 +39,6 @@ NOT_CONCLUDING = {"draft", "earlier", "previous", "initial", "discarded", "least
                   "cannot", "won't", "wouldn't", "don't", "doesn't",
                   "eliminated", "excluded", "rejected", "runner-up", "trap", "distractor", "tempting", "isn't",
                   "isn’t", "if", "unless", "whether", "argues", "argued", "claims", "contends", "thinks", "says"}
-REASONS = {"since", "because", "as", "given", "considering", "for", "in", "based", "which", "per", "owing",
-           "due", "following", "reflecting", "though", "although", "but"}
 MAX_LEAD_INS = 5
 
 
@@ -72,7 +71,7 @@ def leading(text: Text, table: ChoiceTable) -> list[Commitment]:
     k = _past_lead_ins(text, first, text.sentence_end(first))
     if k is None or text.label_at(k) is None or not _written(text, k) or listed_line(text, k) or crossed(text, k):
         return []
-    if not _opens_answer(text, k, table) and not _list_sentence(text, k, table):
+    if not opens_answer(text, k, table) and not _list_sentence(text, k, table):
         return []
     veto = QUESTIONED if questioned(text, k) else (ATTRIBUTED if attributed(text, k) else (
         CONDITIONAL if conditional(text, first, k + 1) else None))
@@ -168,7 +167,7 @@ def _list_sentence(text: Text, k: int, table: ChoiceTable) -> bool:
     end = text.sentence_end(k)
     last = next((j for j in range(end - 1, k, -1) if text.is_word(j)), None)
     return last is not None and text.label_at(last) is not None and _beside(text, k, last) and \
-        _opens_answer(text, last, table) and alone(text, k, table) == SEVERAL
+        opens_answer(text, last, table) and alone(text, k, table) == SEVERAL
 
 
 def _beside(text: Text, k: int, last: int) -> bool:
@@ -228,92 +227,3 @@ def _past_lead_ins(text: Text, k: int, stop: int) -> int | None:
             return k
         k = text.next_word(k + 1, stop)
     return None
-
-
-def _opens_answer(text: Text, k: int, table: ChoiceTable) -> bool:
-    """What follows an opening label makes it an answer: a stop, a line break, the end, a reason, another label set
-    against it, or its own choice text."""
-    j = k + 1
-    while j < len(text) and text.tokens[j].text in ")]*_`'\"":
-        j += 1
-    if j >= len(text) or text.tokens[j].token_type == "newline":
-        return True
-    mark = text.tokens[j].text
-    following = text.next_word(j + 1)
-    word = text.tokens[following].text.casefold() if following is not None else ""
-    if text.is_word(j) and ")" in {text.tokens[i].text for i in range(k + 1, j)}:  # "C) because", "C) The Court"
-        opening = text.tokens[j].text
-        return opening.casefold() in REASONS or bool(table.restated(text, k)) or (
-            opening[:1].isupper() and opening.casefold() not in _PREDICATE_WORDS)
-    if mark == "(":  # "D (2 precedents support it)." an aside, then the end of the sentence
-        return _aside_ends_sentence(text, j)
-    if mark == "?":
-        return True  # "C? No.": read, then vetoed as a question
-    if mark in (".", ")", "!") or (mark == "," and word in REASONS | {"not"}):
-        return mark != "." or _new_sentence(text, j)
-    if mark in (":", "—", "–", "-", ","):
-        own_text = table.label_of(text, j + 1, text.sentence_end(j)) == text.label_at(k)  # "**B — Affirmed.**"
-        if mark == "," and word == "i" and following is not None:  # "D, I think, though ..."
-            return text.next_word(following + 1) is not None and \
-                text.tokens[text.next_word(following + 1)].text.casefold() in ("think", "believe", "guess", "reckon")
-        if following is not None and word in MARKERS | {"holding", "holdings", "role"} and mark != ":":
-            following = text.next_word(following + 1)  # "4 — holding 3 is a common distractor"
-        set_against = mark in ("—", "–", "-") and following is not None and text.label_at(following) is not None \
-            and text.stands(following)  # "FAC — RLC would be wrong here"
-        quoted = mark != "," and _quoted_alone(text, j + 1)  # '4: "holding that, if ..."'
-        clause = mark != "," and _clause_after(text, following)
-        return bool(table.restated(text, k)) or own_text or quoted or clause or following is None \
-            or word in REASONS or set_against
-    return text.decorated(k) and following is not None and text.tokens[k + 1].text != "?" and \
-        text.tokens[j].text[:1].isupper() and word not in _PREDICATE_WORDS
-
-
-def _aside_ends_sentence(text: Text, j: int) -> bool:
-    """The bracket opened at token j closes on its line, and a stop, a line break or the end follows it."""
-    for close in range(j + 1, min(len(text), j + 40)):
-        token = text.tokens[close]
-        if token.token_type == "newline":
-            return False
-        if token.text == ")":
-            after = close + 1
-            return after >= len(text) or text.tokens[after].token_type == "newline" or text.tokens[after].text in ".!;"
-    return False
-
-
-def _quoted_alone(text: Text, j: int) -> bool:
-    """A quotation opens at token j and the sentence ends with it ('4: "holding that ..."'), or it runs to the end
-    of the text (cut off inside the quotation)."""
-    if j >= len(text) or text.tokens[j].text not in "\"“":
-        return False
-    tail = text.raw[text.tokens[j].end:]
-    close = min((tail.find(mark) for mark in "\"”" if mark in tail), default=-1)
-    if close < 0:
-        return "\n\n" not in tail
-    rest = tail[close + 1:].lstrip(" \t")
-    return not rest or rest[0] in ".!;\n" or rest.startswith(("(", "—", "–"))
-
-
-def _clause_after(text: Text, following: int | None) -> bool:
-    """After a dash or colon, a clause of its own: it opens with a determiner or pronoun ("F — the court affirmed
-    ...", "RPC — it is the final order") and its first words do not reject ("D — this is wrong")."""
-    if following is None or text.tokens[following].text.casefold() not in CLAUSE_OPENERS:
-        return False
-    words = [text.tokens[j].text.casefold() for j in range(following, min(len(text), following + 10)) if text.is_word(j)]
-    return not any(word in REJECTING for word in words[:7])
-
-
-CLAUSE_OPENERS = {"the", "this", "it", "its", "these", "that", "a", "an", "here", "both", "we", "i", "they", "there",
-                  "per", "in", "under", "as"}
-REJECTING = {"not", "no", "never", "wrong", "incorrect", "unlikely", "fails", "fail", "misstates", "misreads",
-             "overstates", "understates", "rejected", "eliminated", "excluded", "inapplicable", "irrelevant",
-             "isn't", "doesn't", "can't", "cannot", "won't", "wouldn't", "inaccurate", "mistaken", "flawed",
-             "distractor", "trap", "tempting", "false", "implausible", "unsupported", "would", "could", "might"}
-_PREDICATE_WORDS = {"is", "are", "was", "seems", "looks", "appears", "could", "might", "may", "would", "can",
-                    "should", "must", "will", "fails", "does", "doesn't", "isn't"}
-
-
-def _new_sentence(text: Text, j: int) -> bool:
-    """The stop at token j ends a sentence: a line break, the end, or white space follows it."""
-    return j + 1 >= len(text) or text.tokens[j + 1].gap or text.tokens[j + 1].token_type == "newline"
-
-
