@@ -1,7 +1,7 @@
 """The scale benchmark (`baselines speed scale TASK`): the task's data written at growing sizes (its ScaleData
 capability), and at each size the real commands run, each as a subprocess measured for wall time, CPU time
-(user + system, its child processes included) and peak memory (the largest resident set of the process and its
-children), with the disk the data, models and runs take: loading every split; `train` of each method; `eval` of
+(user + system, its child processes included) and peak memory (the resident sets of the process and all its
+children added, sampled twice a second; at least the largest single one's peak), with the disk the data, models and runs take: loading every split; `train` of each method; `eval` of
 each; `predict` of raw texts with the last method; `score` of an LLM answers file of the test size ("The answer
 is X", drawn from the references: right for about 60% of them); `compare` of the runs. The figures are kept in
 a JSON file that baselines.runs.scale_page turns into a page."""
@@ -17,6 +17,7 @@ from pathlib import Path
 from baselines.core import progress
 from baselines.core.errors import BaselinesError, DataError
 from baselines.core.machine import cpu_model, load_1min, usable_cores
+from baselines.core.tree_memory import TreePeak
 from baselines.registry import ReferencesOnly, ScaleData, Task, get_task
 
 CLI = "import sys; from baselines.cli import app; sys.argv[0] = 'baselines'; app()"
@@ -43,16 +44,22 @@ def scale_capability(task_name: str) -> tuple[Task, ScaleData]:
 def measured(command: list[str], log: Path) -> dict:
     """Run `command`, its output into `log`: wall and CPU seconds, peak MiB, exit code. The command is started by
     a small launcher (LAUNCH) whose resource usage of its children is read: a child forked from this process
-    would count this process's memory as its own peak."""
+    would count this process's memory as its own peak. Peak memory: the step's processes together (TreePeak,
+    sampled), at least the largest single one's peak (kept apart as `largest_process_mib`)."""
     usage_file = log.with_suffix(".usage.json")
     started = time.perf_counter()
     with open(log, "w") as out:
-        code = subprocess.call([sys.executable, "-c", LAUNCH, str(usage_file), *command], stdout=out,
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        launched = subprocess.Popen([sys.executable, "-c", LAUNCH, str(usage_file), *command], stdout=out,
+                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        with TreePeak(launched.pid) as tree:
+            code = launched.wait()
     wall = time.perf_counter() - started
     cpu, peak_kib = json.loads(usage_file.read_text()) if usage_file.is_file() else (None, None)
+    largest = None if peak_kib is None else round(peak_kib / 1024, 1)
+    together = tree.peak_mib
     return {"wall_s": round(wall, 2), "cpu_s": None if cpu is None else round(cpu, 2),
-            "peak_mib": None if peak_kib is None else round(peak_kib / 1024, 1), "exit": code}
+            "peak_mib": max(filter(None, (largest, together)), default=None), "largest_process_mib": largest,
+            "memory": "processes together" if together else "largest process", "exit": code}
 
 
 def cli(*args: str) -> list[str]:

@@ -121,6 +121,15 @@ def table(report: dict) -> list[str]:
     return lines
 
 
+LARGEST_PROCESS_NOTE = ("* the largest single process's peak (a size measured before the step's processes were "
+                        "added together): a floor of the step's memory where it ran worker processes.")
+
+
+def memory_mark(figures: dict) -> str:
+    """"*" for a peak of the largest single process (reports that did not add the step's processes together)."""
+    return "" if figures.get("memory") == "processes together" else "*"
+
+
 def measured_table(report: dict) -> list[str]:
     lines = ["| copies of the cases, of the tasks (tasks) | examples (test) | data MiB | step | wall s | CPU s "
              "| peak MiB | load |", "|---|---|---|---|---|---|---|---|"]
@@ -131,7 +140,7 @@ def measured_table(report: dict) -> list[str]:
             failed = "" if figures["exit"] == 0 else f" (exit {figures['exit']})"
             lines.append(f"| {size['copies']}, {size['task_copies']} ({size['tasks']} tasks{alone}) "
                          f"| {size['examples']:,} ({size['splits'].get('test', 0):,}) | {data:,.0f} | {step}{failed} "
-                         f"| {figures['wall_s']} | {figures['cpu_s']} | {figures['peak_mib']} "
+                         f"| {figures['wall_s']} | {figures['cpu_s']} | {figures['peak_mib']}{memory_mark(figures)} "
                          f"| {shown(figures.get('load'))} |")
     return lines
 
@@ -195,10 +204,13 @@ def page(report: dict, image: str, source: str) -> str:
         "Exponent: the slope of log(figure) on log(examples) over the sizes that copy the cases (≤ 1: grows at "
         "most linearly); score and compare grow with the test examples, over every size, test-only sizes included. ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
         "copies of the tasks over the fewest (the copies share their cases); CPU time, which the load sways less "
-        "than wall time.", "",
+        "than wall time. Peak MiB: the resident memory of the step's processes (its workers included) added "
+        "together, sampled twice a second.", "",
         *table(report), "",
         "## Measured", "",
         *measured_table(report), "",
+        *([LARGEST_PROCESS_NOTE, ""] if any(memory_mark(f) for size in report["sizes"] for f in size["steps"].values())
+          else []),
     ])
 
 
