@@ -68,6 +68,11 @@ def test_exponent_and_full_size_figures():
                             "steps": {"train m": {**figures, "cpu_s": 5.0}}})
     value, how, slope = full_size(report, "train m", "cpu_s")  # from the largest size, along the cases' slope
     assert how == "extrapolated" and value == pytest.approx(10.0) and slope == pytest.approx(1.0)
+    report["sizes"][0]["steps"]["train n"] = figures  # a step run at few tasks only: named under the table
+    text = page(report, "p.png", "scale.json")
+    assert "| 400, 14 |" in text and "train n: extrapolated from a size of few tasks" in text
+    assert "train m:" not in text and "*" in text  # peaks of reports that did not add the processes, marked
+    del report["sizes"][0]["steps"]["train n"]
     report["sizes"].pop()
     report["full"]["examples"] = 200
     assert full_size(report, "train m", "wall_s")[:2] == (2.0, "measured")

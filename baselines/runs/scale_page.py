@@ -100,13 +100,25 @@ def growth_ratios(report: dict, step: str, figure: str) -> tuple[float | None, f
     return ratio(more_cases), ratio(more_tasks), more_tasks["tasks"] / base["tasks"] if base and more_tasks else None
 
 
+def few_tasks_note(report: dict) -> list[str]:
+    """A note under the full-size table when some steps are extrapolated from far fewer tasks than others."""
+    starts = {step: largest_measured(report, step) for step in steps_of(report) if step not in TEST_STEPS}
+    most = max((size["tasks"] for size in starts.values() if size), default=0)
+    few = [step for step, size in starts.items() if size and size["tasks"] < most]
+    if not few:
+        return []
+    return [f"{', '.join(few)}: extrapolated from a size of few tasks, along the growth of copies of the cases "
+            "(each new example a new opinion); tasks that share their opinions grow memory less than new opinions "
+            f"do (more tasks, above): read these beside the steps measured at {most} tasks.", ""]
+
+
 def shown(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
 def table(report: dict) -> list[str]:
-    lines = ["| step | wall s | CPU s | peak MiB | exponent (wall, CPU, memory) | ×2 cases (CPU, memory) "
-             "| more tasks (CPU, memory) |", "|---|---|---|---|---|---|---|"]
+    lines = ["| step | wall s | CPU s | peak MiB | from (examples, tasks) | exponent (wall, CPU, memory) "
+             "| ×2 cases (CPU, memory) | more tasks (CPU, memory) |", "|---|---|---|---|---|---|---|---|"]
     for step in steps_of(report):
         cells, slopes = [], []
         for figure, _ in FIGURES:
@@ -115,7 +127,9 @@ def table(report: dict) -> list[str]:
             slopes.append(shown(slope, 2))
         cpu_cases, cpu_tasks, _ = growth_ratios(report, step, "cpu_s")
         memory_cases, memory_tasks, times = growth_ratios(report, step, "peak_mib")
-        lines.append(f"| {step} | {' | '.join(cells)} | {', '.join(slopes)} | {shown(cpu_cases, 2)}, "
+        largest = largest_measured(report, step)
+        start = f"{size_of(largest, step):,}, {largest['tasks']}" if largest else "–"
+        lines.append(f"| {step} | {' | '.join(cells)} | {start} | {', '.join(slopes)} | {shown(cpu_cases, 2)}, "
                      f"{shown(memory_cases, 2)} | {shown(cpu_tasks, 2)}, {shown(memory_tasks, 2)}"
                      + (f" (×{times:g} tasks)" if times else "") + " |")
     return lines
@@ -159,15 +173,20 @@ def plot(report: dict, path: Path) -> Path:
             if not points:
                 continue
             slope = exponent(points)
-            axis.plot([x for x, _ in points], [y for _, y in points], marker="o",
-                      label=f"{step} ({'b=' + format(slope, '.2f') if slope is not None else 'one size'})")
+            line, = axis.plot([x for x, _ in points], [y for _, y in points], marker="o",
+                              label=f"{step} ({'b=' + format(slope, '.2f') if slope is not None else 'one size'})")
+            largest = largest_measured(report, step)
+            if largest is not None and largest not in series(report, step):  # more tasks: a point apart
+                axis.plot([size_of(largest, step)], [largest["steps"][step][key]], marker="s", linestyle="none",
+                          markerfacecolor="none", color=line.get_color())
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_xlabel("examples (all splits; score and compare: test)")
         axis.set_ylabel(label)
         axis.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize=7)
-    figure.suptitle(f"{report['task']}: growth with the copies of the cases (fitted exponent b: value ∝ examples^b)")
+    figure.suptitle(f"{report['task']}: growth with the copies of the cases (fitted exponent b: value ∝ examples^b; "
+                    "□: the largest size measured, with more tasks)")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
@@ -202,11 +221,13 @@ def page(report: dict, image: str, source: str) -> str:
         f"![growth of each step]({image})", "",
         "## At the full size", "",
         "Exponent: the slope of log(figure) on log(examples) over the sizes that copy the cases (≤ 1: grows at "
-        "most linearly); score and compare grow with the test examples, over every size, test-only sizes included. ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
+        "most linearly); score and compare grow with the test examples, over every size, test-only sizes included. "
+        "From: the largest size the step was measured at, where its figures are measured or extrapolated from. ×2 cases: the figure at two copies of the cases over one; more tasks: at the next number of "
         "copies of the tasks over the fewest (the copies share their cases); CPU time, which the load sways less "
         "than wall time. Peak MiB: the resident memory of the step's processes (its workers included) added "
         "together, sampled twice a second.", "",
         *table(report), "",
+        *few_tasks_note(report),
         "## Measured", "",
         *measured_table(report), "",
         *([LARGEST_PROCESS_NOTE, ""] if any(memory_mark(f) for size in report["sizes"] for f in size["steps"].values())
