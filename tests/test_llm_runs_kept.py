@@ -3,6 +3,7 @@ can be regenerated without running the model again: scored from there, each give
 its headline row shows."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,29 @@ def test_a_kept_run_scores_to_the_figure_and_cost_of_its_headline_row(folder, da
     cost = result.meta["cost"]
     assert cost["measured_by"] == "baselines llm run"
     assert cells["cost / 1k items"] == f"{cost['predict']['cpu_seconds_per_1000']:,.0f} CPU-s (measured)"
+
+
+LOAD_RUNS = sorted(path for path in (REPO / "docs" / "results" / "llm-load").iterdir() if path.is_dir())
+
+
+def cost_page_row(run: str) -> list[str]:
+    """The cells of the cost page's row of a run of the load spread (docs/results/llm-load/RUN)."""
+    lines = (REPO / "docs" / "cost.md").read_text(encoding="utf-8").splitlines()
+    return next(cells_of(line) for line in lines if line.startswith(f"| {run} |"))
+
+
+def test_the_load_spread_has_three_runs_of_one_generation():
+    digests = {next(iter(json.loads(next(path.rglob("llm_run.json")).read_text())["samples"].values()))
+               for path in LOAD_RUNS}
+    assert [path.name for path in LOAD_RUNS] == ["load0", "load2", "load2-threads2"] and len(digests) == 1
+
+
+@pytest.mark.parametrize("folder", LOAD_RUNS, ids=lambda folder: folder.name)
+def test_a_load_spread_run_scores_to_the_cost_on_the_cost_page(folder, data_dir):
+    result, _ = score("scalr", folder, data_dir, name=folder.name, only_present=True, quiet=True)
+    cost = result.meta["cost"]
+    assert cost["measured_by"] == "baselines llm run"
+    cells = cost_page_row(folder.name)
+    assert cells[3].split()[0] == f"{cost['predict']['cpu_seconds_per_1000']:,.0f}"
+    assert cells[4].split()[0] == f"{cost['predict']['wall_seconds_per_1000']:,.0f}"
+    assert cells[1].split()[0] == f"{cost['machine']['others_cores']:.2f}"
