@@ -105,3 +105,14 @@ def test_a_tiny_scale_run_measures_every_step(tmp_path):
     text, image = write_page(tmp_path / "work" / "scale.json", tmp_path / "docs" / "caselawqa-scale.md")
     assert image.stat().st_size > 1000 and "(extrapolated)" in text.read_text()
     assert read_report(tmp_path / "work" / "scale.json")["sizes"][1]["copies"] == 2
+
+
+@pytest.mark.parametrize("sizes", [{"copies": [0], "task_copies": [0]}, {"copies": [1], "task_copies": [-1]},
+                                   {"copies": [], "task_copies": [], "test_only": [(0, 2)]}])
+def test_a_size_no_data_can_be_written_at_is_refused_before_any_folder(tmp_path, sizes):
+    from baselines.core.errors import BaselinesError
+    from baselines.runs.scale import run_scale
+
+    with pytest.raises(BaselinesError, match="give"):
+        run_scale("caselawqa", tmp_path / "data", tmp_path / "work", **sizes)
+    assert not (tmp_path / "work").exists()

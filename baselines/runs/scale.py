@@ -76,6 +76,15 @@ def size_plan(copies: list[int], task_copies: list[int]) -> list[tuple[int, int]
     return plan + [(base_cases, t) for t in sorted(set(task_copies)) if t != base_tasks]
 
 
+def check_sizes(copies: list[int], task_copies: list[int], test_only) -> None:
+    """Refuse a size no data can be written at, before any folder is made."""
+    for case_copies, tasks in [*((c, 0) for c in copies), *((1, t) for t in task_copies), *test_only]:
+        if case_copies < 1:
+            raise BaselinesError(f"--copies {case_copies}: give 1 or more")
+        if tasks < 0:
+            raise BaselinesError(f"--task-copies {tasks}: give 0 or more")
+
+
 def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_copies: list[int],
               methods: list[str] | None = None, subtasks: list[str] | None = None,
               test_only: list[tuple[int, int]] = (), add: bool = False) -> dict:
@@ -87,6 +96,7 @@ def run_scale(task_name: str, data_dir, work: Path, *, copies: list[int], task_c
     from baselines.core.paths import data_root
 
     work = Path(work)
+    check_sizes(copies, task_copies, test_only)
     work.mkdir(parents=True, exist_ok=True)
     chosen = list(methods or scale.methods)
     plan = [(*size, False) for size in size_plan(copies, task_copies)] + [(*size, True) for size in test_only]
