@@ -190,3 +190,33 @@ def test_training_caselawqa_with_stderr_a_file_leaves_stage_lines_in_the_log(mon
     assert "loading data (caselawqa, train split) ..." in text and ": done in " in text and "\r" not in text
     starts = [line[:-4] for line in text.splitlines() if line.endswith(" ...")]
     assert all(any(line.startswith(f"{start}: ") for line in text.splitlines()) for start in starts), text
+
+
+def test_the_pass_through_the_tuned_layers_counts_its_sentences(monkeypatch, capsys):
+    """With every encoder layer tuned, stage one's features are a whole encoder pass: a bar over the sentences,
+    so an hour-long RR fine-tuning is not minutes of heartbeats alone."""
+    import numpy as np
+    import torch
+
+    from baselines.tasks.rr.joint_training import EncodedDocuments
+
+    class Encoder:
+        dimension = 3
+
+        def eval(self):
+            return self
+
+        def pooled(self, states):
+            return torch.ones(len(states), self.dimension)
+
+    monkeypatch.delenv(progress.ENV, raising=False)
+    documents = EncodedDocuments([[torch.zeros(2, 3)] * 4, [], [torch.zeros(5, 3)] * 3],
+                                 [np.zeros((4, 2), np.float32), np.zeros((0, 2), np.float32),
+                                  np.zeros((3, 2), np.float32)], [np.zeros(4), np.zeros(0), np.zeros(3)])
+    arrays = documents.all_features(Encoder())
+    assert [a.shape for a in arrays] == [(4, 5), (0, 5), (3, 5)]
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "sentences through the tuned layers ..." and \
+        re.fullmatch(r"sentences through the tuned layers: 7 sentences in 0\.\d s", lines[-1]), lines
+    documents.all_features(Encoder(), progress=False)
+    assert capsys.readouterr().err == ""

@@ -79,13 +79,20 @@ class EncodedDocuments:
         """These documents followed by `other`'s."""
         return EncodedDocuments(self.states + other.states, self.surface + other.surface, self.labels + other.labels)
 
-    def all_features(self, encoder) -> list[np.ndarray]:
-        """Every document's features as arrays, without gradients."""
+    def all_features(self, encoder, progress: bool = True) -> list[np.ndarray]:
+        """Every document's features as arrays, without gradients (a bar over the sentences: with every layer
+        tuned this is a whole encoder pass)."""
+        from baselines.core.progress import bar as progress_bar
+
         encoder.eval()
-        with torch.no_grad():
-            return [self.features(encoder, i).numpy() if self.states[i] else
-                    np.zeros((0, encoder.dimension + self.surface[i].shape[1]), dtype=np.float32)
-                    for i in range(len(self.states))]
+        arrays = []
+        with torch.no_grad(), progress_bar(total=sum(map(len, self.states)), desc="sentences through the tuned layers",
+                                           unit="sentence", enabled=progress) as bar:
+            for i, states in enumerate(self.states):
+                arrays.append(self.features(encoder, i).numpy() if states else
+                              np.zeros((0, encoder.dimension + self.surface[i].shape[1]), dtype=np.float32))
+                bar.update(len(states))
+        return arrays
 
 
 def tune_jointly(encoder, tagger, fit: EncodedDocuments, val: EncodedDocuments, settings: JointSettings,
