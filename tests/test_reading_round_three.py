@@ -85,3 +85,4 @@ def test_the_evaluator_page_has_the_table_of_every_language():
     for code, language in LANGUAGES.items():
         row = next(line for line in page.splitlines() if f"(`{code}`) |" in line)
         assert all(noun in row for noun in language.nouns) and all(word in row for word in language.vetoes), code
+        assert all(phrase in row for phrase in language.after_label), code

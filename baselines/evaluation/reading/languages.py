@@ -6,7 +6,9 @@ A marker is an answer noun ("答案", "Ответ", "respuesta") followed by a c
 language's copulas ("是", "es", "είναι"); a language written without an answer-final copula (Hindi) may put the
 value right after its noun. The value is then read as an English answer statement's is (`values.value_at`): a
 label standing right there, or nothing. The vetoes of the language are looked for in the marker's whole sentence
-("答案不是 C", "정답은 C가 아닙니다", "Si ..., la réponse est C"), and the English vetoes apply as well.
+("答案不是 C", "정답은 C가 아닙니다", "Si ..., la réponse est C"), and the English vetoes apply as well. The verdict
+a language writes right after a label ("C es la respuesta correcta", "Cが正解です") is a second row of data
+(`AFTER_LABEL`), read by the `verdict` form with the same vetoes.
 
 `fold` writes the text the reader reads: NFKC (full-width, mathematical alphanumerics, circled letters), the
 enclosed letters NFKC leaves ("🅒"), zero-width characters inside a word removed (a joiner between two letters
@@ -17,6 +19,7 @@ shape in a line of Latin script alone (a Cyrillic "С" in "The answer is С" is 
 of no other letters only where order and shape agree. Elsewhere it stands for no letter."""
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ class Language:
     refuses: tuple[tuple[str, None], ...] = ()
     spaced: bool = True  # words are set apart by spaces (word boundaries apply)
     bare: bool = False  # the value may follow the noun with nothing between (SOV languages)
+    after_label: tuple[str, ...] = ()  # what follows a label to say it is the answer ("es la respuesta correcta")
 
 
 LANGUAGES = {
@@ -87,6 +91,48 @@ LANGUAGES = {
     "vi": Language(("đáp án đúng", "đáp án", "câu trả lời"), ("là",), ("không", "nếu", "có thể", "trừ khi"),
                    (("Đáp án: C", "C"),)),
 }
+
+# The verdict each language writes right after a label ("C es la respuesta correcta", "选项C是正确答案", "Cが正解です"),
+# with examples it reads and refuses; the language's vetoes apply in the verdict's sentence, as to its markers.
+AFTER_LABEL = {
+    "zh": (("是正确答案", "是正确的答案", "是正确选项", "是最佳答案", "是最终答案", "是答案", "是正确的", "是对的", "正确"),
+           (("选项C是正确答案。", "C"), ("C 是正确的。", "C")), (("C不是正确答案。", None), ("A或C是正确答案。", None))),
+    "ja": (("が正解です", "が正解だ", "が正解", "が正しいです", "が正しい", "が答えです", "が答え"),
+           (("選択肢Cが正解です。", "C"),), (("Cが正解かもしれません。", None),)),
+    "ko": (("가 정답입니다", "가 정답이다", "가 정답", "이 정답입니다", "이 정답", "가 맞습니다", "가 옳습니다"),
+           (("C가 정답입니다.", "C"),), (("아마 C가 정답입니다.", None),)),
+    "ru": (("— правильный ответ", "- правильный ответ", "— верный ответ", "- верный ответ", "является правильным ответом",
+            "является верным ответом", "является правильным", "является верным"),
+           (("Вариант C — правильный ответ.", "C"), ("Вариант В является правильным ответом.", "C")),
+           (("Вариант C не является правильным ответом.", None),)),
+    "el": (("είναι η σωστή απάντηση", "είναι η απάντηση", "είναι σωστή", "είναι σωστό"),
+           (("Η επιλογή C είναι η σωστή απάντηση.", "C"),), (("Ίσως η C είναι η σωστή απάντηση.", None),)),
+    "ar": (("هي الإجابة الصحيحة", "هو الجواب الصحيح", "هي الإجابة", "هو الجواب"),
+           (("C هي الإجابة الصحيحة", "C"),), (("ربما C هي الإجابة الصحيحة", None),)),
+    "hi": (("सही उत्तर है", "सही जवाब है", "सही है"), (("विकल्प C सही उत्तर है।", "C"),), (("शायद C सही उत्तर है।", None),)),
+    "es": (("es la respuesta correcta", "es la opción correcta", "es la respuesta", "es la correcta", "es correcta"),
+           (("La opción C es la respuesta correcta.", "C"),), (("C no es la respuesta correcta.", None),
+                                                               ("Si el tribunal aplicara la ley, C es la correcta.", None))),
+    "fr": (("est la bonne réponse", "est la réponse correcte", "est la réponse", "est la bonne", "est correcte"),
+           (("L'option C est la bonne réponse.", "C"),), (("C n'est pas la bonne réponse.", None),)),
+    "de": (("ist die richtige Antwort", "ist die korrekte Antwort", "ist die Antwort", "ist die richtige", "ist richtig",
+            "ist korrekt"), (("Die Option C ist die richtige Antwort.", "C"),), (("C ist nicht die richtige Antwort.", None),)),
+    "pt": (("é a resposta correta", "é a opção correta", "é a resposta", "é a correta", "está correta"),
+           (("A opção C é a resposta correta.", "C"),), (("Talvez C é a resposta correta.", None),)),
+    "it": (("è la risposta corretta", "è l'opzione corretta", "è la risposta", "è quella corretta", "è corretta"),
+           (("L'opzione C è la risposta corretta.", "C"),), (("C non è la risposta corretta.", None),)),
+    "nl": (("is het juiste antwoord", "is het antwoord", "is juist"), (("Optie C is het juiste antwoord.", "C"),),
+           (("C is niet het juiste antwoord.", None),)),
+    "tr": (("doğru cevaptır", "doğru cevap", "doğru yanıttır", "doğrudur"), (("Bence C doğru cevaptır.", "C"),),
+           (("C doğru cevap değil.", None),)),
+    "pl": (("to poprawna odpowiedź", "jest poprawną odpowiedzią", "jest poprawna", "jest prawidłowa"),
+           (("Odpowiedź C jest poprawna.", "C"),), (("C nie jest poprawna.", None),)),
+    "vi": (("là đáp án đúng", "là câu trả lời đúng", "là đáp án"), (("Phương án C là đáp án đúng.", "C"),),
+           (("C không là đáp án đúng.", None),)),
+}
+LANGUAGES = {name: dataclasses.replace(language, after_label=AFTER_LABEL[name][0], reads=language.reads + AFTER_LABEL[name][1],
+                                       refuses=language.refuses + AFTER_LABEL[name][2]) if name in AFTER_LABEL else language
+             for name, language in LANGUAGES.items()}
 
 # "or" and "and" in other languages: a label joined to another by one names several ("C 或 D", "C или D")
 CONNECTORS = {"或", "或者", "和", "及", "与", "與", "と", "か", "または", "또는", "와", "과", "или", "и", "либо", "ή", "και",
@@ -162,3 +208,14 @@ MARKERS = re.compile("|".join(f"(?P<{name}>{_marker(language)})" for name, langu
 VETOES = {name: re.compile("|".join((r"(?<![^\W\d_])" if language.spaced else "") + re.escape(word)
                                     + (r"(?![^\W\d_])" if language.spaced else "") for word in language.vetoes),
                            re.IGNORECASE) for name, language in LANGUAGES.items()}
+
+
+def _after_label(language: Language) -> str:
+    """A verdict of the language right after a label (past its closing marks), to the end of a word."""
+    phrases = "|".join(re.escape(phrase) for phrase in sorted(language.after_label, key=len, reverse=True))
+    after = r"(?![^\W\d_])" if language.spaced else r"(?=[\s.,;:!?)」』]|$)"
+    return rf"[ \t]*[)\]*_`'\"]*[ \t]*(?:{phrases}){after}"
+
+
+AFTER_LABEL_VERDICTS = {name: re.compile(_after_label(language), re.IGNORECASE) for name, language in LANGUAGES.items()
+                        if language.after_label}

@@ -12,6 +12,7 @@ import re
 from baselines.evaluation.reading import vetoes as V
 from baselines.evaluation.reading.choices import ChoiceTable
 from baselines.evaluation.reading.forms import Commitment, clause_veto
+from baselines.evaluation.reading.languages import AFTER_LABEL_VERDICTS, VETOES as LANGUAGE_VETOES
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.values import alone
 
@@ -56,6 +57,27 @@ def verdict(text: Text, table: ChoiceTable) -> list[Commitment]:
             continue
         veto = _veto(text, k, end)
         found.append(Commitment(alone(text, k, table), "verdict", k, k, text.tokens[k].end, veto))
+    return found + _other_languages(text, table)
+
+
+def _other_languages(text: Text, table: ChoiceTable) -> list[Commitment]:
+    """A label, then another language's verdict right after it ("C es la respuesta correcta", "选项C是正确答案"):
+    vetoed by that language's words anywhere in its sentence, and by the English vetoes."""
+    found = []
+    for k in text.labelled:
+        if text.label_at(k) is None:
+            continue
+        for language, pattern in AFTER_LABEL_VERDICTS.items():
+            match = pattern.match(text.raw, text.tokens[k].end)
+            if match is None:
+                continue
+            end = text.index_at(match.end())
+            low = text.tokens[V.sentence_start(text, k)].start
+            high = text.tokens[max(V.sentence_stop(text, end), end, k + 1) - 1].end
+            own = LANGUAGE_VETOES[language].search(text.raw, low, high)
+            veto = V.DOUBTED if own else clause_veto(text, k, end)
+            found.append(Commitment(alone(text, k, table), "verdict", k, k, text.tokens[k].end, veto))
+            break
     return found
 
 
