@@ -83,6 +83,7 @@ def test_wordings_written_after_the_code_are_read_as_committed_or_not_at_all(row
 def test_the_evaluator_page_has_the_table_of_every_language():
     page = (Path(__file__).parent.parent / "docs" / "evaluator.md").read_text(encoding="utf-8")
     for code, language in LANGUAGES.items():
-        row = next(line for line in page.splitlines() if f"(`{code}`) |" in line)
-        assert all(noun in row for noun in language.nouns) and all(word in row for word in language.vetoes), code
-        assert all(phrase in row for phrase in language.after_label), code
+        markers, examples = [line for line in page.splitlines() if f"(`{code}`) |" in line]
+        assert all(noun in markers for noun in language.nouns) and all(word in markers for word in language.vetoes), code
+        assert all(phrase in examples for phrase in language.after_label), code
+        assert all(f"`{raw}`" in examples for raw, _ in language.reads + language.refuses), code
