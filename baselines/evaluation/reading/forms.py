@@ -124,11 +124,16 @@ def _other_languages(text: Text, table: ChoiceTable) -> list[Commitment]:
         if value is None:
             continue
         cue = text.index_at(match.start())
-        low = text.tokens[V.sentence_start(text, cue)].start
-        high = text.tokens[max(V.sentence_stop(text, value[1] + 1), value[1] + 1) - 1].end
-        own = LANGUAGE_VETOES[match.lastgroup].search(text.raw, low, high)
-        found += committed(text, "answer_is", cue, value, V.DOUBTED if own else clause_veto(text, cue, value[1] + 1))
+        found += committed(text, "answer_is", cue, value, language_veto(text, match.lastgroup, cue, value[1] + 1))
     return found
+
+
+def language_veto(text: Text, language: str, cue: int, end: int) -> str | None:
+    """The veto of a statement of another language from token `cue` to before `end`: DOUBTED when one of that
+    language's veto words stands anywhere in its sentence, else the English clause vetoes."""
+    low = text.tokens[V.sentence_start(text, cue)].start
+    high = text.tokens[max(V.sentence_stop(text, end), end) - 1].end
+    return V.DOUBTED if LANGUAGE_VETOES[language].search(text.raw, low, high) else clause_veto(text, cue, end)
 
 
 def _statements(text: Text, table: ChoiceTable, pattern: re.Pattern, form: str) -> list[Commitment]:

@@ -11,8 +11,8 @@ import re
 
 from baselines.evaluation.reading import vetoes as V
 from baselines.evaluation.reading.choices import ChoiceTable
-from baselines.evaluation.reading.forms import Commitment, clause_veto
-from baselines.evaluation.reading.languages import AFTER_LABEL_VERDICTS, VETOES as LANGUAGE_VETOES
+from baselines.evaluation.reading.forms import Commitment, clause_veto, language_veto
+from baselines.evaluation.reading.languages import AFTER_LABEL_VERDICTS
 from baselines.evaluation.reading.text import Text
 from baselines.evaluation.reading.values import alone
 
@@ -71,11 +71,7 @@ def _other_languages(text: Text, table: ChoiceTable) -> list[Commitment]:
             match = pattern.match(text.raw, text.tokens[k].end)
             if match is None:
                 continue
-            end = text.index_at(match.end())
-            low = text.tokens[V.sentence_start(text, k)].start
-            high = text.tokens[max(V.sentence_stop(text, end), end, k + 1) - 1].end
-            own = LANGUAGE_VETOES[language].search(text.raw, low, high)
-            veto = V.DOUBTED if own else clause_veto(text, k, end)
+            veto = language_veto(text, language, k, max(text.index_at(match.end()), k + 1))
             found.append(Commitment(alone(text, k, table), "verdict", k, k, text.tokens[k].end, veto))
             break
     return found
